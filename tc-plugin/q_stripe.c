@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * q_stripe.c: tc plugin for the "stripe" qdisc.
+ *
+ * One qdisc kind plays two roles, decided by the kernel from the device it
+ * is attached to: on a stripe master it carries master-wide options, on
+ * any other device it makes that device a link of a master.  The plugin
+ * cannot tell the roles apart, so it accepts every option, sends what was
+ * given and leaves misplaced options to the kernel's extack messages.
+ *
+ * Statistics (TCA_STATS_APP) are nested attributes, see
+ * include/uapi/linux/stripe.h; unknown ones are skipped so that this
+ * plugin keeps working against newer kernels.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <linux/if.h>
+#include <linux/stripe.h>
+
+#include "tc_abi.h"
+
+#define __maybe_unused	__attribute__((unused))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Bound on the whole request, as tc's other qdiscs pass */
+#define STRIPE_NL_MAXLEN	1024
+
+static void explain(void)
+{
+	fprintf(stderr,
+		"Usage: ... stripe master NAME [ weight N ] [ limit PACKETS ]\n"
+		"       ... stripe [ reorder on|off ] [ quantum BYTES ]\n"
+		"                  [ hold-max TIME ] [ flow-limit PACKETS ]\n"
+		"                  [ buffer-limit PACKETS ]"
+		" [ stripe-min BYTES ]\n"
+		"\n"
+		"On a link (any device but a stripe master):\n"
+		"  master NAME          master to join (required to join)\n"
+		"  weight N             share of bytes, 1..%u\n"
+		"                       (default: from the link speed)\n"
+		"  limit PACKETS        queue for traffic sent to the link\n"
+		"On a stripe master:\n"
+		"  reorder on|off       off: plain packets, any receiver\n"
+		"                       on: in order, stripe at both ends\n"
+		"  quantum BYTES        bytes per round at weight 1, %u..%u\n"
+		"  hold-max TIME        receive hold behind a gap, up to 1s\n"
+		"                       (us, ms or s; a plain number is us)\n"
+		"  flow-limit PACKETS   packets held per flow\n"
+		"  buffer-limit PACKETS packets held in all\n"
+		"  stripe-min BYTES     bytes a flow sends before striping\n",
+		STRIPE_WEIGHT_MAX, STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX);
+}
+
+enum stripe_arg {
+	STRIPE_ARG_IFNAME,
+	STRIPE_ARG_U32,
+	STRIPE_ARG_TIME,
+	STRIPE_ARG_ONOFF,
+};
+
+struct stripe_opt {
+	const char *name;
+	int attr;
+	enum stripe_arg arg;
+	__u32 min, max;
+};
+
+/* Ranges here are the ones the uapi header fixes; the kernel checks too */
+static const struct stripe_opt stripe_opts[] = {
+#define OPT(_name, _attr, _arg, _min, _max) \
+	{ .name = _name, .attr = _attr, .arg = _arg, .min = _min, .max = _max }
+	OPT("master",	    TCA_STRIPE_MASTER,	     STRIPE_ARG_IFNAME, 0, 0),
+	OPT("weight",	    TCA_STRIPE_WEIGHT,	     STRIPE_ARG_U32,
+	    1, STRIPE_WEIGHT_MAX),
+	OPT("limit",	    TCA_STRIPE_LIMIT,	     STRIPE_ARG_U32,
+	    0, UINT32_MAX),
+	OPT("reorder",	    TCA_STRIPE_REORDER,	     STRIPE_ARG_ONOFF, 0, 0),
+	OPT("quantum",	    TCA_STRIPE_QUANTUM,	     STRIPE_ARG_U32,
+	    STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX),
+	OPT("hold-max",	    TCA_STRIPE_HOLD_MAX_US,  STRIPE_ARG_TIME,
+	    0, STRIPE_HOLD_MAX_US_MAX),
+	OPT("flow-limit",   TCA_STRIPE_FLOW_LIMIT,   STRIPE_ARG_U32,
+	    0, UINT32_MAX),
+	OPT("buffer-limit", TCA_STRIPE_BUFFER_LIMIT, STRIPE_ARG_U32,
+	    0, UINT32_MAX),
+	OPT("stripe-min",   TCA_STRIPE_STRIPE_MIN,   STRIPE_ARG_U32,
+	    0, UINT32_MAX),
+#undef OPT
+};
+
+static const struct stripe_opt *stripe_find_opt(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stripe_opts); i++)
+		if (strcmp(stripe_opts[i].name, name) == 0)
+			return &stripe_opts[i];
+	return NULL;
+}
+
+/* Same rules as the kernel's dev_valid_name(), so typos fail early */
+static int stripe_check_ifname(const char *name)
+{
+	size_t len = strlen(name);
+	size_t i;
+
+	if (len == 0 || len >= IFNAMSIZ)
+		return -1;
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return -1;
+	for (i = 0; i < len; i++)
+		if (name[i] == '/' || name[i] == ':' ||
+		    isspace((unsigned char)name[i]))
+			return -1;
+	return 0;
+}
+
+/* Plain digits only: no sign, no hex or octal surprises */
+static int stripe_get_u32(const char *arg, __u32 *val)
+{
+	if (!isdigit((unsigned char)arg[0]))
+		return -1;
+	return get_u32(val, arg, 10);
+}
+
+/*
+ * A time with tc's unit suffixes, in microseconds.  Rounded rather than
+ * truncated so that "0.001s" is 1000us and not 999us.
+ */
+static int stripe_get_time_us(const char *arg, __u32 *us)
+{
+	static const struct {
+		const char *suffix;
+		double mult;
+	} units[] = {
+		{ "",     1 },
+		{ "us",   1 }, { "usec", 1 }, { "usecs", 1 },
+		{ "ms",   1e3 }, { "msec", 1e3 }, { "msecs", 1e3 },
+		{ "s",    1e6 }, { "sec", 1e6 }, { "secs", 1e6 },
+	};
+	char *end;
+	double t;
+	size_t i;
+
+	if (!isdigit((unsigned char)arg[0]) && arg[0] != '.')
+		return -1;
+	errno = 0;
+	t = strtod(arg, &end);
+	if (end == arg || errno || !isfinite(t) || t < 0)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcasecmp(end, units[i].suffix) == 0) {
+			t = t * units[i].mult + 0.5;
+			if (t > UINT32_MAX)
+				return -1;
+			*us = (__u32)t;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int stripe_invalid(const struct stripe_opt *o, const char *arg,
+			  const char *why)
+{
+	fprintf(stderr, "stripe: invalid %s \"%s\": %s\n", o->name, arg, why);
+	return -1;
+}
+
+static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
+			    struct nlmsghdr *n)
+{
+	char why[TC_SPRINT_BSIZE + 32];
+	__u32 val = 0;
+
+	switch (o->arg) {
+	case STRIPE_ARG_IFNAME:
+		if (stripe_check_ifname(arg)) {
+			snprintf(why, sizeof(why),
+				 "not a device name (1..%u characters, no '/', ':' or spaces)",
+				 IFNAMSIZ - 1);
+			return stripe_invalid(o, arg, why);
+		}
+		return addattr_l(n, STRIPE_NL_MAXLEN, o->attr, arg,
+				 strlen(arg) + 1);
+	case STRIPE_ARG_ONOFF:
+		if (strcmp(arg, "on") == 0)
+			val = STRIPE_REORDER_ON;
+		else if (strcmp(arg, "off") == 0)
+			val = STRIPE_REORDER_OFF;
+		else
+			return stripe_invalid(o, arg,
+					      "expected \"on\" or \"off\"");
+		return addattr8(n, STRIPE_NL_MAXLEN, o->attr, val);
+	case STRIPE_ARG_TIME:
+		if (stripe_get_time_us(arg, &val))
+			return stripe_invalid(o, arg,
+					      "expected a time such as 500us, 10ms or 1s");
+		break;
+	case STRIPE_ARG_U32:
+		if (stripe_get_u32(arg, &val))
+			return stripe_invalid(o, arg, "expected a number");
+		break;
+	}
+
+	if (val < o->min || val > o->max) {
+		char buf[TC_SPRINT_BSIZE];
+
+		if (o->arg == STRIPE_ARG_TIME)
+			snprintf(why, sizeof(why), "must be at most %s",
+				 sprint_time(o->max, buf));
+		else
+			snprintf(why, sizeof(why), "must be %u..%u",
+				 o->min, o->max);
+		return stripe_invalid(o, arg, why);
+	}
+	return addattr32(n, STRIPE_NL_MAXLEN, o->attr, val);
+}
+
+static int stripe_parse_opt(struct qdisc_util *qu __maybe_unused,
+			    int argc, char **argv, struct nlmsghdr *n,
+			    const char *dev __maybe_unused)
+{
+	const struct stripe_opt *o;
+	struct rtattr *tail;
+
+	/* Strict parsing in the kernel (nla_parse_nested) wants the flag */
+	tail = addattr_nest(n, STRIPE_NL_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
+	if (!tail)
+		return -1;
+
+	for (; argc > 0; argc--, argv++) {
+		if (matches(*argv, "help") == 0) {
+			explain();
+			return -1;
+		}
+		o = stripe_find_opt(*argv);
+		if (!o) {
+			fprintf(stderr, "stripe: unknown option \"%s\"\n",
+				*argv);
+			explain();
+			return -1;
+		}
+		if (argc < 2) {
+			fprintf(stderr, "stripe: option \"%s\" needs a value\n",
+				o->name);
+			return -1;
+		}
+		argc--;
+		argv++;
+		if (stripe_parse_one(o, *argv, n) < 0)
+			return -1;
+	}
+
+	addattr_nest_end(n, tail);
+	return 0;
+}
+
+/*
+ * Attribute readers: each checks the payload length first, so a short or
+ * truncated attribute reads as absent instead of past the buffer.
+ */
+static bool stripe_attr_u8(const struct rtattr *rta, __u8 *val)
+{
+	if (!rta || RTA_PAYLOAD(rta) < sizeof(*val))
+		return false;
+	memcpy(val, RTA_DATA(rta), sizeof(*val));
+	return true;
+}
+
+static bool stripe_attr_u32(const struct rtattr *rta, __u32 *val)
+{
+	if (!rta || RTA_PAYLOAD(rta) < sizeof(*val))
+		return false;
+	memcpy(val, RTA_DATA(rta), sizeof(*val));
+	return true;
+}
+
+/* u64 counters may sit 4-byte aligned (PAD attr), hence memcpy */
+static bool stripe_attr_u64(const struct rtattr *rta, __u64 *val)
+{
+	__u32 v32;
+
+	if (rta && RTA_PAYLOAD(rta) >= sizeof(*val)) {
+		memcpy(val, RTA_DATA(rta), sizeof(*val));
+		return true;
+	}
+	if (stripe_attr_u32(rta, &v32)) {
+		*val = v32;
+		return true;
+	}
+	return false;
+}
+
+/* Copies at most the payload: the kernel's NUL is not trusted */
+static bool stripe_attr_str(const struct rtattr *rta, char *buf, size_t size)
+{
+	size_t len;
+
+	if (!rta || RTA_PAYLOAD(rta) == 0)
+		return false;
+	len = strnlen(RTA_DATA(rta), RTA_PAYLOAD(rta));
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, RTA_DATA(rta), len);
+	buf[len] = '\0';
+	return true;
+}
+
+static void stripe_parse_nested(struct rtattr *tb[], int max,
+				struct rtattr *nest)
+{
+	parse_rtattr_flags(tb, max, RTA_DATA(nest), RTA_PAYLOAD(nest),
+			   NLA_F_NESTED);
+}
+
+static void stripe_print_u32_opt(struct rtattr *rta, const char *key,
+				 const char *fmt)
+{
+	__u32 val;
+
+	if (stripe_attr_u32(rta, &val))
+		print_uint(PRINT_ANY, key, fmt, val);
+}
+
+static int stripe_print_opt(struct qdisc_util *qu __maybe_unused,
+			    FILE *f __maybe_unused, struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_STRIPE_MAX + 1];
+	char buf[TC_SPRINT_BSIZE];
+	char name[IFNAMSIZ];
+	__u32 val;
+	__u8 mode;
+
+	if (!opt)
+		return 0;
+	stripe_parse_nested(tb, TCA_STRIPE_MAX, opt);
+
+	if (stripe_attr_str(tb[TCA_STRIPE_MASTER], name, sizeof(name)))
+		print_string(PRINT_ANY, "master", "master %s ", name);
+	stripe_print_u32_opt(tb[TCA_STRIPE_WEIGHT], "weight", "weight %u ");
+	stripe_print_u32_opt(tb[TCA_STRIPE_LIMIT], "limit", "limit %up ");
+
+	if (stripe_attr_u8(tb[TCA_STRIPE_REORDER], &mode)) {
+		if (mode == STRIPE_REORDER_ON)
+			strcpy(buf, "on");
+		else if (mode == STRIPE_REORDER_OFF)
+			strcpy(buf, "off");
+		else
+			snprintf(buf, sizeof(buf), "%u", mode);
+		print_string(PRINT_ANY, "reorder", "reorder %s ", buf);
+	}
+	stripe_print_u32_opt(tb[TCA_STRIPE_QUANTUM], "quantum", "quantum %u ");
+	if (stripe_attr_u32(tb[TCA_STRIPE_HOLD_MAX_US], &val)) {
+		print_uint(PRINT_JSON, "hold_max_us", NULL, val);
+		print_string(PRINT_FP, NULL, "hold-max %s ",
+			     sprint_time(val, buf));
+	}
+	stripe_print_u32_opt(tb[TCA_STRIPE_FLOW_LIMIT], "flow_limit",
+			     "flow-limit %up ");
+	stripe_print_u32_opt(tb[TCA_STRIPE_BUFFER_LIMIT], "buffer_limit",
+			     "buffer-limit %up ");
+	stripe_print_u32_opt(tb[TCA_STRIPE_STRIPE_MIN], "stripe_min",
+			     "stripe-min %u ");
+	return 0;
+}
+
+static void stripe_print_u64_stat(struct rtattr *rta, const char *key,
+				  const char *fmt)
+{
+	__u64 val;
+
+	if (stripe_attr_u64(rta, &val))
+		print_u64(PRINT_ANY, key, fmt, val);
+}
+
+static void stripe_print_link_flags(struct rtattr *rta)
+{
+	static const struct {
+		__u32 bit;
+		const char *name;
+	} names[] = {
+		{ STRIPE_LINK_F_UP,	 "up" },
+		{ STRIPE_LINK_F_CARRIER, "carrier" },
+		{ STRIPE_LINK_F_ACTIVE,	 "active" },
+	};
+	bool first = true;
+	__u32 flags;
+	size_t i;
+
+	if (!stripe_attr_u32(rta, &flags))
+		return;
+
+	print_string(PRINT_FP, NULL, "%s", " flags ");
+	open_json_array(PRINT_JSON, "flags");
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!(flags & names[i].bit))
+			continue;
+		print_string(PRINT_ANY, NULL, first ? "%s" : ",%s",
+			     names[i].name);
+		first = false;
+	}
+	close_json_array(PRINT_JSON, NULL);
+	if (first)
+		print_string(PRINT_FP, NULL, "%s", "none");
+}
+
+/* One text line per link; in JSON one object of the "links" array */
+static void stripe_print_link(struct rtattr *link)
+{
+	struct rtattr *tb[TCA_STRIPE_LSTAT_MAX + 1];
+	char name[IFNAMSIZ];
+	__u32 ifindex;
+
+	stripe_parse_nested(tb, TCA_STRIPE_LSTAT_MAX, link);
+
+	print_nl();
+	open_json_object(NULL);
+	if (stripe_attr_str(tb[TCA_STRIPE_LSTAT_NAME], name, sizeof(name)))
+		print_string(PRINT_ANY, "name", "  link %s", name);
+	else
+		print_string(PRINT_FP, NULL, "%s", "  link ?");
+	if (stripe_attr_u32(tb[TCA_STRIPE_LSTAT_IFINDEX], &ifindex))
+		print_uint(PRINT_JSON, "ifindex", NULL, ifindex);
+	stripe_print_u32_opt(tb[TCA_STRIPE_LSTAT_WEIGHT], "weight",
+			     " weight %u");
+	stripe_print_link_flags(tb[TCA_STRIPE_LSTAT_FLAGS]);
+	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_TX_PACKETS], "tx_packets",
+			      " tx %" PRIu64 " pkts");
+	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_TX_BYTES], "tx_bytes",
+			      " %" PRIu64 " bytes");
+	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_TX_BUSY], "tx_busy",
+			      " busy %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_TX_DROPS], "tx_drops",
+			      " drops %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_NEIGH_FAIL], "neigh_fail",
+			      " neigh_fail %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_RX_PACKETS], "rx_packets",
+			      " rx %" PRIu64 " pkts");
+	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_RX_BYTES], "rx_bytes",
+			      " %" PRIu64 " bytes");
+	close_json_object();
+}
+
+static void stripe_print_master(struct rtattr *master, __u8 role)
+{
+	struct rtattr *tb[TCA_STRIPE_MSTAT_MAX + 1];
+	char name[IFNAMSIZ];
+
+	stripe_parse_nested(tb, TCA_STRIPE_MSTAT_MAX, master);
+
+	open_json_object("master");
+	if (stripe_attr_str(tb[TCA_STRIPE_MSTAT_NAME], name, sizeof(name)))
+		print_string(PRINT_ANY, "name",
+			     role == STRIPE_ROLE_LINK ? "  member of %s"
+						      : "  master %s",
+			     name);
+	else
+		print_string(PRINT_FP, NULL, "%s", "  master ?");
+	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_LINKS], "links", " links %u");
+	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_ACTIVE], "active",
+			     " active %u");
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_PACKETS], "tx_packets",
+			      " tx %" PRIu64 " pkts");
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_BYTES], "tx_bytes",
+			      " %" PRIu64 " bytes");
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_BUSY], "tx_busy",
+			      " busy %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_DROPS], "tx_drops",
+			      " drops %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_PACKETS], "rx_packets",
+			      " rx %" PRIu64 " pkts");
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_BYTES], "rx_bytes",
+			      " %" PRIu64 " bytes");
+	close_json_object();
+}
+
+static int stripe_print_xstats(struct qdisc_util *qu __maybe_unused,
+			       FILE *f __maybe_unused, struct rtattr *xstats)
+{
+	struct rtattr *tb[TCA_STRIPE_XSTATS_MAX + 1];
+	struct rtattr *links, *rta;
+	__u8 role = STRIPE_ROLE_MASTER;
+	bool have_role;
+	int len;
+
+	if (!xstats)
+		return 0;
+	stripe_parse_nested(tb, TCA_STRIPE_XSTATS_MAX, xstats);
+
+	have_role = stripe_attr_u8(tb[TCA_STRIPE_XSTATS_ROLE], &role);
+	if (have_role)
+		print_string(PRINT_JSON, "role", NULL,
+			     role == STRIPE_ROLE_LINK ? "link" :
+			     role == STRIPE_ROLE_MASTER ? "master" : "unknown");
+
+	if (tb[TCA_STRIPE_XSTATS_MASTER])
+		stripe_print_master(tb[TCA_STRIPE_XSTATS_MASTER], role);
+
+	links = tb[TCA_STRIPE_XSTATS_LINKS];
+	if (!links)
+		return 0;
+
+	open_json_array(PRINT_JSON, "links");
+	len = RTA_PAYLOAD(links);
+	for (rta = RTA_DATA(links); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len)) {
+		if ((rta->rta_type & ~NLA_F_NESTED) == TCA_STRIPE_XSTATS_LINK)
+			stripe_print_link(rta);
+	}
+	close_json_array(PRINT_JSON, NULL);
+	return 0;
+}
+
+struct qdisc_util stripe_qdisc_util __attribute__((visibility("default"))) = {
+	.id		= STRIPE_KIND,
+	.parse_qopt	= stripe_parse_opt,
+	.print_qopt	= stripe_print_opt,
+	.print_xstats	= stripe_print_xstats,
+};

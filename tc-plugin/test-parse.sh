@@ -1,0 +1,711 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests for q_stripe.so, run against the real tc; no stripe kernel
+# module is needed and nothing is configured in the kernel:
+#
+#  - the plugin imports only symbols that tc exports;
+#  - "help" and every parse error give a clear message and a failure;
+#  - valid options are encoded as the uapi header says: an LD_PRELOAD
+#    shim catches tc's RTM_NEWQDISC in sendmsg(), decodes it independently
+#    and fails the send, so the request never reaches the kernel;
+#  - print_qopt/print_xstats, in text and JSON, on qdisc dumps that a
+#    generator writes to a file and "tc monitor file" replays, including
+#    unknown and truncated attributes.
+#
+# Output is TAP; the exit status is non-zero if any check failed.
+# Environment: TC (default /sbin/tc), CC (default cc).
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+TC=${TC:-/sbin/tc}
+CC=${CC:-cc}
+plugin=$here/q_stripe.so
+uapi=$here/../include/uapi
+
+n=0
+failed=0
+
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok()
+{
+	local desc=$1 line
+
+	shift
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $desc"
+	for line in "$@"; do
+		echo "#   $line"
+	done
+}
+
+bail()
+{
+	echo "Bail out! $*"
+	exit 1
+}
+
+[ -x "$TC" ] || bail "no tc at $TC"
+[ -f "$plugin" ] || bail "no $plugin: run make first"
+
+tmp=$(mktemp -d) || bail "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+
+# tc must load our plugin and nothing else
+export TC_LIB_DIR=$tmp/lib
+mkdir "$tmp/lib" && cp "$plugin" "$tmp/lib/" || bail "cannot stage plugin"
+
+# --- helpers compiled for the test --------------------------------------
+
+cat >"$tmp/shim.c" <<'EOF'
+/*
+ * LD_PRELOAD shim for tc.  sendmsg(): an RTM_NEWQDISC is decoded into
+ * $STRIPE_SHIM_OUT and the send fails, so the kernel never sees it.
+ * With $STRIPE_SHIM_JSON set, tc's JSON writer is opened before main()
+ * and closed at exit, so "tc monitor file" prints JSON.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/stripe.h>
+
+static const char *const names[TCA_STRIPE_MAX + 1] = {
+	[TCA_STRIPE_MASTER] = "master",
+	[TCA_STRIPE_WEIGHT] = "weight",
+	[TCA_STRIPE_LIMIT] = "limit",
+	[TCA_STRIPE_QUANTUM] = "quantum",
+	[TCA_STRIPE_REORDER] = "reorder",
+	[TCA_STRIPE_HOLD_MAX_US] = "hold_max_us",
+	[TCA_STRIPE_FLOW_LIMIT] = "flow_limit",
+	[TCA_STRIPE_BUFFER_LIMIT] = "buffer_limit",
+	[TCA_STRIPE_STRIPE_MIN] = "stripe_min",
+};
+
+static void decode_opt(FILE *f, struct rtattr *a)
+{
+	unsigned int type = a->rta_type, len = RTA_PAYLOAD(a);
+	const unsigned char *p = RTA_DATA(a);
+	__u32 v32;
+
+	if (type > TCA_STRIPE_MAX || !names[type]) {
+		fprintf(f, "unknown_%u len=%u\n", type, len);
+	} else if (type == TCA_STRIPE_MASTER) {
+		if (len == 0 || p[len - 1] != '\0')
+			fprintf(f, "%s=UNTERMINATED\n", names[type]);
+		else
+			fprintf(f, "%s=%s\n", names[type], (const char *)p);
+	} else if (type == TCA_STRIPE_REORDER) {
+		if (len != 1)
+			fprintf(f, "%s=BADLEN%u\n", names[type], len);
+		else
+			fprintf(f, "%s=%u\n", names[type], p[0]);
+	} else if (len != 4) {
+		fprintf(f, "%s=BADLEN%u\n", names[type], len);
+	} else {
+		memcpy(&v32, p, 4);
+		fprintf(f, "%s=%u\n", names[type], v32);
+	}
+}
+
+static void decode(FILE *f, struct nlmsghdr *h)
+{
+	int len = h->nlmsg_len - NLMSG_LENGTH(sizeof(struct tcmsg));
+	struct rtattr *a = (void *)((char *)NLMSG_DATA(h) +
+				    NLMSG_ALIGN(sizeof(struct tcmsg)));
+
+	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		int type = a->rta_type & NLA_TYPE_MASK;
+
+		if (type == TCA_KIND) {
+			fprintf(f, "kind=%.*s\n", (int)RTA_PAYLOAD(a),
+				(char *)RTA_DATA(a));
+		} else if (type == TCA_OPTIONS) {
+			int olen = RTA_PAYLOAD(a);
+			struct rtattr *o = RTA_DATA(a);
+
+			fprintf(f, "options=%s\n",
+				a->rta_type & NLA_F_NESTED ? "nested" : "flat");
+			for (; RTA_OK(o, olen); o = RTA_NEXT(o, olen))
+				decode_opt(f, o);
+			if (olen)
+				fprintf(f, "TRAILING=%d\n", olen);
+		}
+	}
+}
+
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	static ssize_t (*real)(int, const struct msghdr *, int);
+	const char *out = getenv("STRIPE_SHIM_OUT");
+	struct nlmsghdr *h;
+	FILE *f;
+
+	if (out && msg->msg_iovlen >= 1 &&
+	    msg->msg_iov[0].iov_len >= sizeof(*h)) {
+		h = msg->msg_iov[0].iov_base;
+		if (h->nlmsg_type == RTM_NEWQDISC) {
+			f = fopen(out, "w");
+			if (f) {
+				decode(f, h);
+				fclose(f);
+			}
+			errno = EOPNOTSUPP;
+			return -1;
+		}
+	}
+	if (!real)
+		real = (ssize_t (*)(int, const struct msghdr *, int))
+			dlsym(RTLD_NEXT, "sendmsg");
+	return real(fd, msg, flags);
+}
+
+__attribute__((constructor)) static void json_open(void)
+{
+	void (*fn)(int);
+
+	if (!getenv("STRIPE_SHIM_JSON"))
+		return;
+	fn = (void (*)(int))dlsym(RTLD_DEFAULT, "new_json_obj");
+	if (fn)
+		fn(1);
+}
+
+__attribute__((destructor)) static void json_close(void)
+{
+	void (*fn)(void);
+
+	if (!getenv("STRIPE_SHIM_JSON"))
+		return;
+	fn = (void (*)(void))dlsym(RTLD_DEFAULT, "delete_json_obj");
+	if (fn)
+		fn();
+}
+EOF
+
+cat >"$tmp/gen.c" <<'EOF'
+/*
+ * Writes RTM_NEWQDISC messages, as the kernel would dump them, for
+ * "tc monitor file": argv[1] selects the set.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/gen_stats.h>
+#include <linux/pkt_sched.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/stripe.h>
+
+static unsigned char buf[8192];
+static struct nlmsghdr *h = (struct nlmsghdr *)buf;
+
+static struct rtattr *put(int type, const void *data, int len)
+{
+	struct rtattr *a = (void *)(buf + NLMSG_ALIGN(h->nlmsg_len));
+
+	a->rta_type = type;
+	a->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(a), data, len);
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
+	return a;
+}
+
+static struct rtattr *nest(int type)
+{
+	return put(type | NLA_F_NESTED, NULL, 0);
+}
+
+static void end(struct rtattr *a)
+{
+	a->rta_len = buf + h->nlmsg_len - (unsigned char *)a;
+}
+
+static void put_u8(int type, __u8 v) { put(type, &v, 1); }
+static void put_u32(int type, __u32 v) { put(type, &v, 4); }
+static void put_str(int type, const char *s) { put(type, s, strlen(s) + 1); }
+
+/* u64 counters come after a PAD so that they may be 4-byte aligned */
+static void put_u64(int type, __u64 v)
+{
+	if (h->nlmsg_len % 8 == 0)
+		put(TCA_STRIPE_MSTAT_PAD, NULL, 0);
+	put(type, &v, 8);
+}
+
+static void begin(__u32 handle)
+{
+	struct tcmsg *t;
+
+	memset(buf, 0, sizeof(buf));
+	h->nlmsg_type = RTM_NEWQDISC;
+	h->nlmsg_len = NLMSG_LENGTH(sizeof(*t));
+	t = NLMSG_DATA(h);
+	t->tcm_family = AF_UNSPEC;
+	t->tcm_ifindex = 1;
+	t->tcm_handle = handle;
+	t->tcm_parent = TC_H_ROOT;
+	put_str(TCA_KIND, STRIPE_KIND);
+}
+
+static void link_stats(__u32 ifindex, const char *name, __u32 weight,
+		       __u32 flags, __u64 base)
+{
+	struct rtattr *l = nest(TCA_STRIPE_XSTATS_LINK);
+
+	put_u32(TCA_STRIPE_LSTAT_IFINDEX, ifindex);
+	put_str(TCA_STRIPE_LSTAT_NAME, name);
+	put_u32(TCA_STRIPE_LSTAT_WEIGHT, weight);
+	put_u32(TCA_STRIPE_LSTAT_FLAGS, flags);
+	put_u64(TCA_STRIPE_LSTAT_TX_PACKETS, base + 1);
+	put_u64(TCA_STRIPE_LSTAT_TX_BYTES, base + 2);
+	put_u64(TCA_STRIPE_LSTAT_TX_BUSY, base + 3);
+	put_u64(TCA_STRIPE_LSTAT_TX_DROPS, base + 4);
+	put_u64(TCA_STRIPE_LSTAT_NEIGH_FAIL, base + 5);
+	put_u64(TCA_STRIPE_LSTAT_RX_PACKETS, base + 6);
+	put_u64(TCA_STRIPE_LSTAT_RX_BYTES, base + 7);
+	put_u32(TCA_STRIPE_LSTAT_MAX + 10, 42);	/* from a newer kernel */
+	end(l);
+}
+
+static void master_dump(void)
+{
+	struct gnet_stats_basic basic = { .bytes = 5000000000ULL,
+					  .packets = 1000 };
+	struct gnet_stats_queue queue = { .drops = 4 };
+	struct rtattr *o, *s, *app, *m, *ls;
+
+	begin(0x80010000);
+	o = nest(TCA_OPTIONS);
+	put_u8(TCA_STRIPE_REORDER, STRIPE_REORDER_ON);
+	put_u32(TCA_STRIPE_QUANTUM, 3000);
+	put_u32(TCA_STRIPE_HOLD_MAX_US, 10000);
+	put_u32(TCA_STRIPE_FLOW_LIMIT, 100);
+	put_u32(TCA_STRIPE_BUFFER_LIMIT, 1000);
+	put_u32(TCA_STRIPE_STRIPE_MIN, 0);
+	put_u32(TCA_STRIPE_MAX + 5, 7);		/* from a newer kernel */
+	end(o);
+	s = nest(TCA_STATS2);
+	put(TCA_STATS_BASIC, &basic, sizeof(basic));
+	put(TCA_STATS_QUEUE, &queue, sizeof(queue));
+	app = nest(TCA_STATS_APP);
+	put_u8(TCA_STRIPE_XSTATS_ROLE, STRIPE_ROLE_MASTER);
+	m = nest(TCA_STRIPE_XSTATS_MASTER);
+	put_str(TCA_STRIPE_MSTAT_NAME, "stripe0");
+	put_u32(TCA_STRIPE_MSTAT_LINKS, 2);
+	put_u32(TCA_STRIPE_MSTAT_ACTIVE, 1);
+	put_u64(TCA_STRIPE_MSTAT_TX_PACKETS, 1000);
+	put_u64(TCA_STRIPE_MSTAT_TX_BYTES, 5000000000ULL);
+	put_u64(TCA_STRIPE_MSTAT_TX_BUSY, 3);
+	put_u64(TCA_STRIPE_MSTAT_TX_DROPS, 4);
+	put_u64(TCA_STRIPE_MSTAT_RX_PACKETS, 900);
+	put_u64(TCA_STRIPE_MSTAT_RX_BYTES, 60000);
+	end(m);
+	ls = nest(TCA_STRIPE_XSTATS_LINKS);
+	link_stats(3, "eth2", 10, STRIPE_LINK_F_UP | STRIPE_LINK_F_CARRIER |
+	     STRIPE_LINK_F_ACTIVE, 100);
+	put_u32(TCA_STRIPE_XSTATS_MAX + 3, 1);	/* not a LINK: skipped */
+	link_stats(4, "eth3", 1, STRIPE_LINK_F_UP, 200);
+	end(ls);
+	put_u32(TCA_STRIPE_XSTATS_MAX + 1, 9);	/* from a newer kernel */
+	end(app);
+	end(s);
+}
+
+static void link_dump(void)
+{
+	struct rtattr *o, *s, *app, *m, *ls;
+
+	begin(0x80020000);
+	o = nest(TCA_OPTIONS);
+	put_str(TCA_STRIPE_MASTER, "stripe0");
+	put_u32(TCA_STRIPE_WEIGHT, 5);
+	put_u32(TCA_STRIPE_LIMIT, 1000);
+	end(o);
+	s = nest(TCA_STATS2);
+	app = nest(TCA_STATS_APP);
+	put_u8(TCA_STRIPE_XSTATS_ROLE, STRIPE_ROLE_LINK);
+	m = nest(TCA_STRIPE_XSTATS_MASTER);
+	put_str(TCA_STRIPE_MSTAT_NAME, "stripe0");
+	end(m);
+	ls = nest(TCA_STRIPE_XSTATS_LINKS);
+	link_stats(3, "eth2", 5, 0, 300);
+	end(ls);
+	end(app);
+	end(s);
+}
+
+/* Every attribute short or odd: must print what it can and not crash */
+static void bad_dump(void)
+{
+	static const char longname[20] = "AAAAAAAAAAAAAAAAAAAA";
+	__u16 two = 77;
+	struct rtattr *o, *s, *app, *m, *ls, *l;
+
+	begin(0x80030000);
+	o = nest(TCA_OPTIONS);
+	put(TCA_STRIPE_MASTER, longname, sizeof(longname));	/* no NUL */
+	put(TCA_STRIPE_WEIGHT, &two, 2);
+	put(TCA_STRIPE_LIMIT, NULL, 0);
+	put_u8(TCA_STRIPE_REORDER, 7);
+	end(o);
+	s = nest(TCA_STATS2);
+	app = nest(TCA_STATS_APP);
+	put(TCA_STRIPE_XSTATS_ROLE, NULL, 0);
+	m = nest(TCA_STRIPE_XSTATS_MASTER);
+	put(TCA_STRIPE_MSTAT_NAME, NULL, 0);
+	put(TCA_STRIPE_MSTAT_LINKS, &two, 2);
+	put_u32(TCA_STRIPE_MSTAT_TX_PACKETS, 12345);	/* u32, not u64 */
+	put(TCA_STRIPE_MSTAT_TX_BYTES, &two, 2);
+	end(m);
+	ls = nest(TCA_STRIPE_XSTATS_LINKS);
+	l = nest(TCA_STRIPE_XSTATS_LINK);
+	put(TCA_STRIPE_LSTAT_FLAGS, &two, 1);
+	put(TCA_STRIPE_LSTAT_RX_BYTES, &two, 2);
+	end(l);
+	end(ls);
+	end(app);
+	end(s);
+}
+
+int main(int argc, char **argv)
+{
+	const char *set = argc > 1 ? argv[1] : "";
+
+	if (strcmp(set, "master") == 0)
+		master_dump();
+	else if (strcmp(set, "link") == 0)
+		link_dump();
+	else if (strcmp(set, "bad") == 0)
+		bad_dump();
+	else
+		return 2;
+	return fwrite(buf, NLMSG_ALIGN(h->nlmsg_len), 1, stdout) == 1 ? 0 : 1;
+}
+EOF
+
+"$CC" -Wall -Werror -O2 -fPIC -shared -I"$uapi" -o "$tmp/shim.so" \
+	"$tmp/shim.c" -ldl || bail "cannot build the sendmsg shim"
+"$CC" -Wall -Werror -O2 -I"$uapi" -o "$tmp/gen" "$tmp/gen.c" ||
+	bail "cannot build the dump generator"
+
+# --- 1. ABI: the plugin must resolve against this tc --------------------
+
+if nm -D --defined-only "$plugin" | grep -qw 'D stripe_qdisc_util'; then
+	ok "plugin exports stripe_qdisc_util"
+else
+	not_ok "plugin exports stripe_qdisc_util"
+fi
+
+missing=
+for sym in $(nm -D --undefined-only "$plugin" | awk '$1 == "U" {print $2}' |
+	     grep -v '@'); do
+	nm -D --defined-only "$TC" | awk '{print $3}' | grep -qx "$sym" ||
+		missing="$missing $sym"
+done
+if [ -z "$missing" ]; then
+	ok "every tc symbol the plugin imports is exported by $TC"
+else
+	not_ok "every tc symbol the plugin imports is exported by $TC" \
+		"missing:$missing"
+fi
+
+if nm -D --defined-only "$plugin" | awk '$2 ~ /[TDB]/ {print $3}' |
+   grep -vqx 'stripe_qdisc_util'; then
+	not_ok "plugin exports nothing else" \
+		"$(nm -D --defined-only "$plugin" | tr '\n' ' ')"
+else
+	ok "plugin exports nothing else"
+fi
+
+# --- 2. help and parse errors -------------------------------------------
+
+# Runs "tc qdisc add dev lo root stripe ARGS" through the shim; sets rc,
+# and leaves stderr in $tmp/err and the decoded request in $tmp/sent
+# (absent if tc sent none).
+tc_add()
+{
+	rm -f "$tmp/sent"
+	STRIPE_SHIM_OUT=$tmp/sent LD_PRELOAD=$tmp/shim.so \
+		"$TC" qdisc add dev lo root stripe "$@" \
+		>"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+}
+
+tc_add help
+missing=
+for word in "Usage:" "master NAME" "weight N" "limit PACKETS" \
+	    "reorder on|off" "quantum BYTES" "hold-max TIME" \
+	    "flow-limit PACKETS" "buffer-limit PACKETS" "stripe-min BYTES"; do
+	grep -qF -- "$word" "$tmp/err" || missing="$missing [$word]"
+done
+if [ $rc -ne 0 ] && [ -z "$missing" ] && [ ! -e "$tmp/sent" ]; then
+	ok "help prints usage with every option and sends nothing"
+else
+	not_ok "help prints usage with every option and sends nothing" \
+		"rc=$rc missing:$missing" "$(head -3 "$tmp/err")"
+fi
+
+# expect_fail DESCRIPTION MESSAGE ARGS...: the plugin itself must reject
+# ARGS (tc fails, MESSAGE on stderr, no request sent).
+expect_fail()
+{
+	local desc=$1 msg=$2
+
+	shift 2
+	tc_add "$@"
+	if [ $rc -ne 0 ] && grep -qF -- "$msg" "$tmp/err" &&
+	   [ ! -e "$tmp/sent" ]; then
+		ok "rejects $desc"
+	else
+		not_ok "rejects $desc" "args: $*" "rc=$rc, want message: $msg" \
+			"got: $(head -2 "$tmp/err" | tr '\n' '|')" \
+			"request sent: $([ -e "$tmp/sent" ] && echo yes || echo no)"
+	fi
+}
+
+expect_fail "weight 0" 'invalid weight "0": must be 1..1000' weight 0
+expect_fail "weight 1001" 'invalid weight "1001": must be 1..1000' \
+	master stripe0 weight 1001
+expect_fail "negative weight" 'invalid weight "-1": expected a number' \
+	weight -1
+expect_fail "weight with junk" 'invalid weight "5x": expected a number' \
+	weight 5x
+expect_fail "weight without a value" 'option "weight" needs a value' \
+	master stripe0 weight
+expect_fail "reorder maybe" \
+	'invalid reorder "maybe": expected "on" or "off"' reorder maybe
+expect_fail "quantum abc" 'invalid quantum "abc": expected a number' \
+	quantum abc
+expect_fail "quantum below the minimum" \
+	'invalid quantum "255": must be 256..1048576' quantum 255
+expect_fail "quantum above the maximum" \
+	'invalid quantum "1048577": must be 256..1048576' quantum 1048577
+expect_fail "hold-max with an unknown unit" \
+	'invalid hold-max "5parsecs": expected a time' hold-max 5parsecs
+expect_fail "negative hold-max" 'invalid hold-max "-1ms": expected a time' \
+	hold-max -1ms
+expect_fail "hold-max above 1s" 'invalid hold-max "1001ms": must be at most 1s' \
+	hold-max 1001ms
+expect_fail "limit out of u32" \
+	'invalid limit "4294967296": expected a number' limit 4294967296
+expect_fail "master name too long" \
+	'invalid master "abcdefghijklmnop": not a device name' \
+	master abcdefghijklmnop
+expect_fail "master name with a slash" 'invalid master "a/b"' master a/b
+expect_fail "an unknown option" 'unknown option "frobnicate"' \
+	reorder on frobnicate 1
+expect_fail "a misspelt option" 'unknown option "hold_max"' hold_max 10ms
+
+# --- 3. encoding of valid options ---------------------------------------
+
+# expect_sent DESCRIPTION EXPECTED ARGS...: EXPECTED is the decoded
+# request, one attribute a line, after "kind=stripe" and "options=nested".
+expect_sent()
+{
+	local desc=$1 want
+
+	want=$(printf 'kind=stripe\noptions=nested\n%s' "$2")
+	shift 2
+	tc_add "$@"
+	if [ -e "$tmp/sent" ] && [ "$(cat "$tmp/sent")" = "$want" ]; then
+		ok "encodes $desc"
+	else
+		not_ok "encodes $desc" "args: $*" \
+			"want: $(echo "$want" | tr '\n' ' ')" \
+			"got:  $(cat "$tmp/sent" 2>/dev/null | tr '\n' ' ')" \
+			"stderr: $(head -2 "$tmp/err" | tr '\n' '|')"
+	fi
+}
+
+expect_sent "a link joining a master" \
+	"$(printf 'master=stripe0\nweight=7\nlimit=500')" \
+	master stripe0 weight 7 limit 500
+expect_sent "weight bounds" "$(printf 'weight=1\nweight=1000')" \
+	weight 1 weight 1000
+expect_sent "master options" \
+	"$(printf 'reorder=1\nquantum=9000\nhold_max_us=10000\nflow_limit=64\nbuffer_limit=4096\nstripe_min=65536')" \
+	reorder on quantum 9000 hold-max 10ms flow-limit 64 \
+	buffer-limit 4096 stripe-min 65536
+expect_sent "reorder off" "reorder=0" reorder off
+expect_sent "quantum bounds" "$(printf 'quantum=256\nquantum=1048576')" \
+	quantum 256 quantum 1048576
+expect_sent "hold-max units" \
+	"$(printf 'hold_max_us=250\nhold_max_us=250\nhold_max_us=1500\nhold_max_us=1000\nhold_max_us=1000000\nhold_max_us=0')" \
+	hold-max 250 hold-max 250us hold-max 1.5ms hold-max 0.001s \
+	hold-max 1s hold-max 0
+expect_sent "no options as an empty nest" ""
+
+# --- 4. printing options and statistics ---------------------------------
+
+"$tmp/gen" master >"$tmp/dump" && "$tmp/gen" link >>"$tmp/dump" ||
+	bail "generator failed"
+
+"$TC" -s monitor file "$tmp/dump" >"$tmp/text" 2>"$tmp/err"
+rc=$?
+# expect_line DESCRIPTION REGEX: a line of the text output matches
+expect_line()
+{
+	if [ $rc -eq 0 ] && grep -qE -- "$2" "$tmp/text"; then
+		ok "text: $1"
+	else
+		not_ok "text: $1" "rc=$rc, want /$2/" \
+			"got: $(tr '\n' '|' <"$tmp/text") $(tr '\n' '|' <"$tmp/err")"
+	fi
+}
+
+expect_line "master options" \
+	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100p buffer-limit 1000p stripe-min 0 *$'
+expect_line "master totals" \
+	'^  master stripe0 links 2 active 1 tx 1000 pkts 5000000000 bytes busy 3 drops 4 rx 900 pkts 60000 bytes$'
+expect_line "first link" \
+	'^  link eth2 weight 10 flags up,carrier,active tx 101 pkts 102 bytes busy 103 drops 104 neigh_fail 105 rx 106 pkts 107 bytes$'
+expect_line "second link" \
+	'^  link eth3 weight 1 flags up tx 201 pkts 202 bytes busy 203 drops 204 neigh_fail 205 rx 206 pkts 207 bytes$'
+expect_line "link options" \
+	'qdisc stripe 8002: .*master stripe0 weight 5 limit 1000p *$'
+expect_line "link role names its master" '^  member of stripe0$'
+expect_line "link without flags" \
+	'^  link eth2 weight 5 flags none tx 301 pkts 302 bytes busy 303'
+if grep -q '!!!\|42\b' "$tmp/text" "$tmp/err"; then
+	not_ok "text: unknown attributes are skipped silently" \
+		"$(grep '!!!\|42' "$tmp/text" "$tmp/err")"
+else
+	ok "text: unknown attributes are skipped silently"
+fi
+
+STRIPE_SHIM_JSON=1 LD_PRELOAD=$tmp/shim.so \
+	"$TC" -s -j monitor file "$tmp/dump" >"$tmp/json" 2>"$tmp/err"
+rc=$?
+if ! command -v python3 >/dev/null; then
+	ok "json: checked # SKIP python3 not installed"
+elif [ $rc -ne 0 ]; then
+	not_ok "json: tc -s -j succeeds" "rc=$rc $(cat "$tmp/err")"
+else
+	python3 - "$tmp/json" <<'EOF'
+import json, sys
+
+try:
+    m, l = json.load(open(sys.argv[1]))
+except (ValueError, TypeError) as e:
+    print("not ok - json: output is an array of two qdiscs: %s" % e)
+    sys.exit(0)
+link0 = {"name": "eth2", "ifindex": 3, "weight": 10,
+         "flags": ["up", "carrier", "active"],
+         "tx_packets": 101, "tx_bytes": 102, "tx_busy": 103,
+         "tx_drops": 104, "neigh_fail": 105, "rx_packets": 106,
+         "rx_bytes": 107}
+checks = [
+    ("master options", m.get("options") == {
+        "reorder": "on", "quantum": 3000, "hold_max_us": 10000,
+        "flow_limit": 100, "buffer_limit": 1000, "stripe_min": 0}),
+    ("master role", m.get("role") == "master"),
+    ("master totals", m.get("master") == {
+        "name": "stripe0", "links": 2, "active": 1, "tx_packets": 1000,
+        "tx_bytes": 5000000000, "tx_busy": 3, "tx_drops": 4,
+        "rx_packets": 900, "rx_bytes": 60000}),
+    ("links array", len(m.get("links", [])) == 2 and
+        m["links"][0] == link0 and m["links"][1]["name"] == "eth3" and
+        m["links"][1]["flags"] == ["up"]),
+    ("link options", l.get("options") == {
+        "master": "stripe0", "weight": 5, "limit": 1000}),
+    ("link role", l.get("role") == "link" and
+        l.get("master") == {"name": "stripe0"} and
+        len(l.get("links", [])) == 1 and l["links"][0]["flags"] == []),
+]
+for desc, good in checks:
+    print("%s - json: %s" % ("ok" if good else "not ok", desc))
+    if not good:
+        print("#   got: %s" % json.dumps(m if "master" in desc or
+                                         "links" in desc else l))
+EOF
+fi >"$tmp/pyout"
+# Renumber the python results into our TAP stream; a crash of the
+# checker must not pass for success
+results=0
+while read -r line; do
+	case $line in
+	"ok - "*) ok "${line#ok - }"; results=$((results + 1)) ;;
+	"not ok - "*) not_ok "${line#not ok - }"; results=$((results + 1)) ;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$tmp/pyout"
+[ $results -ge 6 ] || not_ok "json: all checks ran" "only $results results"
+
+"$tmp/gen" bad >"$tmp/bad" || bail "generator failed"
+"$TC" -s monitor file "$tmp/bad" >"$tmp/text" 2>"$tmp/err"
+rc=$?
+expect_line "short attributes are skipped, not read past" \
+	'master AAAAAAAAAAAAAAA reorder 7 *$'
+expect_line "u32 counter accepted for u64" '^  master \? tx 12345 pkts$'
+expect_line "empty link" '^  link \?$'
+if grep -q 'weight\|limit\|links\|flags' "$tmp/text"; then
+	not_ok "text: short attributes print nothing" "$(cat "$tmp/text")"
+else
+	ok "text: short attributes print nothing"
+fi
+
+if command -v valgrind >/dev/null; then
+	valgrind -q --error-exitcode=99 "$TC" -s monitor file "$tmp/bad" \
+		>/dev/null 2>"$tmp/vg"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ok "valgrind: no invalid reads on malformed stats"
+	else
+		not_ok "valgrind: no invalid reads on malformed stats" \
+			"rc=$rc" "$(head -20 "$tmp/vg")"
+	fi
+else
+	ok "valgrind: no invalid reads # SKIP valgrind not installed"
+fi
+
+# --- 5. the man page matches the usage text ----------------------------
+
+man=$here/../Documentation/tc-stripe.8
+tc_add help
+# The synopsis as rendered text, to compare with the usage lines
+synopsis=$(groff -man -Tascii -P-cbou "$man" 2>/dev/null |
+	   sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | tr -s ' \n' '  ')
+missing=
+while read -r line; do
+	line=${line#Usage: }
+	line=$(echo "$line" | sed 's/^\.\.\. stripe/tc qdisc ... stripe/' |
+	       tr -s ' ')
+	case $synopsis in
+	*"$line"*) ;;
+	*) missing="$missing [$line]" ;;
+	esac
+done < <(sed -n '1,/^$/p' "$tmp/err" | grep -v '^$')
+if ! command -v groff >/dev/null; then
+	ok "man page synopsis matches usage # SKIP groff not installed"
+elif [ -z "$missing" ] && [ -n "$synopsis" ]; then
+	ok "man page synopsis matches the usage text"
+else
+	not_ok "man page synopsis matches the usage text" \
+		"not in synopsis:$missing" "synopsis: $synopsis"
+fi
+
+if ! command -v groff >/dev/null; then
+	ok "man page renders cleanly # SKIP groff not installed"
+elif warn=$(groff -man -ww -z "$man" 2>&1) && [ -z "$warn" ]; then
+	ok "man page renders without groff warnings"
+else
+	not_ok "man page renders without groff warnings" "$warn"
+fi
+
+echo "1..$n"
+echo "test-parse: $((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
