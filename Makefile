@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# stripe: one command each.
+#   make          build the module, the tc plugin and stripe-perf
+#   make check    host unit tests, then the netns suite in a VM
+#   make demo     one stream over six links, stripe vs teql, in a VM
+#   make W=1      build the module with extra warnings (kernel's W=1)
+#
+# KDIR defaults to the running kernel's build tree when it can load modules,
+# otherwise to the headers of the distro kernel the VM boots.
+
+KDIR ?= $(shell scripts/kdir 2>/dev/null)
+
+all: deps
+	$(MAKE) -C kernel KDIR="$$(scripts/kdir)" $(if $(W),W=$(W))
+	$(MAKE) -C tc-plugin
+	$(MAKE) -C tools
+
+deps:
+	@scripts/deps --check >/dev/null || scripts/deps
+
+check: all
+	scripts/run-tests
+
+demo: all
+	scripts/vm-run --mem 3072 -- scripts/demo
+
+sparse: deps
+	$(MAKE) -C kernel KDIR="$$(scripts/kdir)" C=2 CF="-D__CHECK_ENDIAN__"
+
+install: all
+	$(MAKE) -C tc-plugin install
+
+clean:
+	$(MAKE) -C kernel KDIR="$$(scripts/kdir)" clean
+	$(MAKE) -C tc-plugin clean
+	$(MAKE) -C tools clean
+
+.PHONY: all deps check demo sparse install clean

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * stripe: aggregate several links into one master device and stripe
+ * packets across them.
+ *
+ * This header is the single definition of the netlink interface, shared by
+ * the kernel module (kernel/), the tc plugin (tc-plugin/) and the userspace
+ * tools (tools/).
+ *
+ * Configuration
+ * -------------
+ * A master is created with rtnetlink:  ip link add stripe0 type stripe
+ *
+ * Everything else is a qdisc of kind "stripe" (TCA_KIND == STRIPE_KIND).
+ * Its role follows from the device it is attached to:
+ *
+ *   on a stripe master:  master-wide options (reorder mode, quantum, the
+ *                        receive hold limits) and the master's statistics,
+ *                        including every link's;
+ *   on any other device: that device joins a master as a link
+ *                        (TCA_STRIPE_MASTER is then required on creation).
+ *
+ * TCA_OPTIONS attribute tree (all attributes optional unless noted):
+ *
+ *   TCA_STRIPE_MASTER        string  link: name of the master to join, in the
+ *                                    link's own network namespace
+ *   TCA_STRIPE_WEIGHT        u32     link: share of bytes, 1..STRIPE_WEIGHT_MAX;
+ *                                    absent: derived from the link speed
+ *   TCA_STRIPE_LIMIT         u32     link: packets queued on the link's own
+ *                                    qdisc (traffic sent to the link directly)
+ *   TCA_STRIPE_QUANTUM       u32     master: bytes a weight-1 link may send per
+ *                                    round, STRIPE_QUANTUM_MIN..MAX
+ *   TCA_STRIPE_REORDER       u8      master: enum stripe_reorder_mode
+ *   TCA_STRIPE_HOLD_MAX_US   u32     master: upper bound on how long the
+ *                                    receiver holds a packet behind a gap
+ *   TCA_STRIPE_FLOW_LIMIT    u32     master: packets held per flow
+ *   TCA_STRIPE_BUFFER_LIMIT  u32     master: packets held in all
+ *   TCA_STRIPE_STRIPE_MIN    u32     master: bytes a flow sends before it is
+ *                                    striped; below, it stays on one link
+ *
+ * Statistics
+ * ----------
+ * The qdisc's application statistics (TCA_STATS_APP) are a stream of nested
+ * attributes, not a binary struct, so old tools can read new kernels:
+ *
+ *   TCA_STRIPE_XSTATS_ROLE     u8      enum stripe_role
+ *   TCA_STRIPE_XSTATS_MASTER   nest    TCA_STRIPE_MSTAT_* master totals
+ *   TCA_STRIPE_XSTATS_LINKS    nest    one TCA_STRIPE_XSTATS_LINK per link
+ *     TCA_STRIPE_XSTATS_LINK   nest    TCA_STRIPE_LSTAT_* for one link
+ *
+ * On a link only that link's TCA_STRIPE_XSTATS_LINK is sent (inside
+ * TCA_STRIPE_XSTATS_LINKS) with the master's name in TCA_STRIPE_MSTAT_NAME.
+ */
+#ifndef _UAPI_LINUX_STRIPE_H
+#define _UAPI_LINUX_STRIPE_H
+
+#include <linux/types.h>
+
+#define STRIPE_KIND		"stripe"
+
+#define STRIPE_WEIGHT_MAX	1000
+#define STRIPE_QUANTUM_MIN	256
+#define STRIPE_QUANTUM_MAX	(1U << 20)
+#define STRIPE_QUANTUM_DEFAULT	1514
+#define STRIPE_HOLD_MAX_US_MAX	1000000
+
+enum stripe_reorder_mode {
+	STRIPE_REORDER_OFF,	/* plain frames: any receiver, even teql */
+	STRIPE_REORDER_ON,	/* stripe header, receiver resequences */
+	__STRIPE_REORDER_MAX
+};
+#define STRIPE_REORDER_MAX	(__STRIPE_REORDER_MAX - 1)
+
+enum stripe_role {
+	STRIPE_ROLE_MASTER,
+	STRIPE_ROLE_LINK,
+};
+
+/* TCA_OPTIONS */
+enum {
+	TCA_STRIPE_UNSPEC,
+	TCA_STRIPE_MASTER,		/* string, < IFNAMSIZ */
+	TCA_STRIPE_WEIGHT,		/* u32 */
+	TCA_STRIPE_LIMIT,		/* u32 */
+	TCA_STRIPE_QUANTUM,		/* u32 */
+	TCA_STRIPE_REORDER,		/* u8 */
+	TCA_STRIPE_HOLD_MAX_US,		/* u32 */
+	TCA_STRIPE_FLOW_LIMIT,		/* u32 */
+	TCA_STRIPE_BUFFER_LIMIT,	/* u32 */
+	TCA_STRIPE_STRIPE_MIN,		/* u32 */
+	__TCA_STRIPE_MAX
+};
+#define TCA_STRIPE_MAX	(__TCA_STRIPE_MAX - 1)
+
+/* TCA_STATS_APP */
+enum {
+	TCA_STRIPE_XSTATS_UNSPEC,
+	TCA_STRIPE_XSTATS_ROLE,		/* u8 */
+	TCA_STRIPE_XSTATS_MASTER,	/* nest */
+	TCA_STRIPE_XSTATS_LINKS,	/* nest */
+	TCA_STRIPE_XSTATS_LINK,		/* nest, inside XSTATS_LINKS */
+	__TCA_STRIPE_XSTATS_MAX
+};
+#define TCA_STRIPE_XSTATS_MAX	(__TCA_STRIPE_XSTATS_MAX - 1)
+
+/* Inside TCA_STRIPE_XSTATS_MASTER; counters are u64 unless noted */
+enum {
+	TCA_STRIPE_MSTAT_UNSPEC,
+	TCA_STRIPE_MSTAT_PAD,
+	TCA_STRIPE_MSTAT_NAME,		/* string */
+	TCA_STRIPE_MSTAT_LINKS,		/* u32: links joined */
+	TCA_STRIPE_MSTAT_ACTIVE,	/* u32: links able to send now */
+	TCA_STRIPE_MSTAT_TX_PACKETS,
+	TCA_STRIPE_MSTAT_TX_BYTES,
+	TCA_STRIPE_MSTAT_TX_BUSY,	/* every link busy: back-pressure */
+	TCA_STRIPE_MSTAT_TX_DROPS,	/* no link could take the packet */
+	TCA_STRIPE_MSTAT_RX_PACKETS,
+	TCA_STRIPE_MSTAT_RX_BYTES,
+	__TCA_STRIPE_MSTAT_MAX
+};
+#define TCA_STRIPE_MSTAT_MAX	(__TCA_STRIPE_MSTAT_MAX - 1)
+
+/* Link state flags, TCA_STRIPE_LSTAT_FLAGS */
+#define STRIPE_LINK_F_UP	(1U << 0)	/* admin up and running */
+#define STRIPE_LINK_F_CARRIER	(1U << 1)
+#define STRIPE_LINK_F_ACTIVE	(1U << 2)	/* taking part in striping */
+
+/* Inside TCA_STRIPE_XSTATS_LINK; counters are u64 unless noted */
+enum {
+	TCA_STRIPE_LSTAT_UNSPEC,
+	TCA_STRIPE_LSTAT_PAD,
+	TCA_STRIPE_LSTAT_IFINDEX,	/* u32 */
+	TCA_STRIPE_LSTAT_NAME,		/* string */
+	TCA_STRIPE_LSTAT_WEIGHT,	/* u32: weight in force */
+	TCA_STRIPE_LSTAT_FLAGS,		/* u32: STRIPE_LINK_F_* */
+	TCA_STRIPE_LSTAT_TX_PACKETS,
+	TCA_STRIPE_LSTAT_TX_BYTES,
+	TCA_STRIPE_LSTAT_TX_BUSY,	/* skipped: queue stopped or locked */
+	TCA_STRIPE_LSTAT_TX_DROPS,	/* driver refused or header failed */
+	TCA_STRIPE_LSTAT_NEIGH_FAIL,	/* next hop not resolved on the link */
+	TCA_STRIPE_LSTAT_RX_PACKETS,
+	TCA_STRIPE_LSTAT_RX_BYTES,
+	__TCA_STRIPE_LSTAT_MAX
+};
+#define TCA_STRIPE_LSTAT_MAX	(__TCA_STRIPE_LSTAT_MAX - 1)
+
+#endif /* _UAPI_LINUX_STRIPE_H */

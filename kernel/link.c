@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stripe: links joining and leaving a master, their state and counters.
+ *
+ * A device becomes a link when its root qdisc is a stripe qdisc naming a
+ * master (qdisc.c).  Joining links it below the master (so "ip link" shows
+ * "master stripe0"), registers our receive handler on it and publishes a new
+ * transmit table; leaving undoes that in reverse.  All of it runs under RTNL.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/if_arp.h>
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/ndisc.h>
+
+#include "stripe.h"
+
+/* Links report their speed in Mbit/s; one unit of automatic weight is
+ * 100 Mbit/s, so 1G : 10G links weigh 10 : 100.  Unknown speed counts as
+ * 1 Gbit/s.
+ */
+#define STRIPE_WEIGHT_UNIT_MBPS	100
+#define STRIPE_WEIGHT_UNKNOWN	10
+
+static rx_handler_result_t stripe_handle_frame(struct sk_buff **pskb);
+
+struct stripe_link *stripe_link_of(const struct net_device *dev)
+{
+	if (rcu_access_pointer(dev->rx_handler) != stripe_handle_frame)
+		return NULL;
+	return rtnl_dereference(dev->rx_handler_data);
+}
+
+u32 stripe_link_weight(const struct stripe_link *link)
+{
+	return link->weight ?: link->weight_auto;
+}
+
+void stripe_link_refresh_speed(struct stripe_link *link)
+{
+	struct ethtool_link_ksettings ks;
+	u32 w = STRIPE_WEIGHT_UNKNOWN;
+
+	ASSERT_RTNL();
+	if (!__ethtool_get_link_ksettings(link->dev, &ks) &&
+	    ks.base.speed && ks.base.speed != (u32)SPEED_UNKNOWN)
+		w = clamp_t(u32, ks.base.speed / STRIPE_WEIGHT_UNIT_MBPS, 1,
+			    STRIPE_WEIGHT_MAX);
+	link->weight_auto = w;
+}
+
+u32 stripe_link_flags(const struct stripe_link *link)
+{
+	u32 flags = 0;
+
+	if (netif_running(link->dev))
+		flags |= STRIPE_LINK_F_UP;
+	if (netif_carrier_ok(link->dev))
+		flags |= STRIPE_LINK_F_CARRIER;
+	if ((flags & STRIPE_LINK_F_UP) && (flags & STRIPE_LINK_F_CARRIER) &&
+	    rcu_access_pointer(link->master))
+		flags |= STRIPE_LINK_F_ACTIVE;
+	return flags;
+}
+
+/* Hot path: may this link take a packet now?  A link whose driver queue is
+ * stopped fills its qdisc up to the limit, and is skipped from then on.
+ */
+bool stripe_link_can_send(const struct stripe_link *link)
+{
+	return netif_running(link->dev) && netif_carrier_ok(link->dev) &&
+	       READ_ONCE(link->sch->q.qlen) < READ_ONCE(link->limit);
+}
+
+void stripe_link_stats_read(const struct stripe_link *link,
+			    struct stripe_link_counters *c)
+{
+	int cpu;
+
+	memset(c, 0, sizeof(*c));
+	for_each_possible_cpu(cpu) {
+		const struct stripe_link_stats *s = per_cpu_ptr(link->stats, cpu);
+		struct stripe_link_counters v;
+		unsigned int start;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			v.tx_packets = u64_stats_read(&s->tx_packets);
+			v.tx_bytes = u64_stats_read(&s->tx_bytes);
+			v.tx_busy = u64_stats_read(&s->tx_busy);
+			v.tx_drops = u64_stats_read(&s->tx_drops);
+			v.neigh_fail = u64_stats_read(&s->neigh_fail);
+			v.rx_packets = u64_stats_read(&s->rx_packets);
+			v.rx_bytes = u64_stats_read(&s->rx_bytes);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		c->tx_packets += v.tx_packets;
+		c->tx_bytes += v.tx_bytes;
+		c->tx_busy += v.tx_busy;
+		c->tx_drops += v.tx_drops;
+		c->neigh_fail += v.neigh_fail;
+		c->rx_packets += v.rx_packets;
+		c->rx_bytes += v.rx_bytes;
+	}
+}
+
+/* Receive: IP arriving on a link belongs to the master, so the stack sees
+ * it on stripe0 (addresses, rp_filter and sockets bound to the master all
+ * work).  ARP and IPv6 neighbour discovery stay on the link: next hops are
+ * resolved per link.
+ */
+static bool stripe_is_ndisc(struct sk_buff *skb)
+{
+	const struct ipv6hdr *ip6;
+	const struct icmp6hdr *icmp;
+	unsigned int off = sizeof(*ip6);
+
+	if (!pskb_may_pull(skb, off + sizeof(*icmp)))
+		return false;
+	ip6 = ipv6_hdr(skb);
+	if (ip6->nexthdr != IPPROTO_ICMPV6)
+		return false;
+	icmp = (const struct icmp6hdr *)(skb->data + off);
+	return icmp->icmp6_type >= NDISC_ROUTER_SOLICITATION &&
+	       icmp->icmp6_type <= NDISC_REDIRECT;
+}
+
+static rx_handler_result_t stripe_handle_frame(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct stripe_link *link = rcu_dereference(skb->dev->rx_handler_data);
+	struct stripe_master *m = rcu_dereference(link->master);
+	struct stripe_link_stats *ls;
+	struct stripe_master_stats *ms;
+
+	if (!m || skb->pkt_type == PACKET_OTHERHOST ||
+	    skb->pkt_type == PACKET_LOOPBACK)
+		return RX_HANDLER_PASS;
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		break;
+	case htons(ETH_P_IPV6):
+		if (stripe_is_ndisc(skb))
+			return RX_HANDLER_PASS;
+		break;
+	default:
+		return RX_HANDLER_PASS;
+	}
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return RX_HANDLER_CONSUMED;
+	*pskb = skb;
+
+	ls = this_cpu_ptr(link->stats);
+	u64_stats_update_begin(&ls->syncp);
+	u64_stats_inc(&ls->rx_packets);
+	u64_stats_add(&ls->rx_bytes, skb->len);
+	u64_stats_update_end(&ls->syncp);
+	ms = this_cpu_ptr(m->stats);
+	u64_stats_update_begin(&ms->syncp);
+	u64_stats_inc(&ms->rx_packets);
+	u64_stats_add(&ms->rx_bytes, skb->len);
+	u64_stats_update_end(&ms->syncp);
+
+	skb->dev = m->dev;
+	return RX_HANDLER_ANOTHER;
+}
+
+int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
+		     struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = link->dev;
+	int err;
+
+	ASSERT_RTNL();
+	if (m->nr_links >= STRIPE_MAX_LINKS) {
+		NL_SET_ERR_MSG_MOD(extack, "the master already has the most links it takes (64)");
+		return -ENOSPC;
+	}
+	if (dev->mtu < m->dev->min_mtu) {
+		NL_SET_ERR_MSG_MOD(extack, "the link's MTU is below the minimum of 68");
+		return -EINVAL;
+	}
+	err = netdev_rx_handler_register(dev, stripe_handle_frame, link);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "the link already has a receive handler (a bridge port, bond or team member?)");
+		return err;
+	}
+	err = netdev_master_upper_dev_link(dev, m->dev, NULL, NULL, extack);
+	if (err)
+		goto err_rx;
+
+	stripe_link_refresh_speed(link);
+	rcu_assign_pointer(link->master, m);
+	list_add_tail_rcu(&link->node, &m->links);
+	m->nr_links++;
+	err = stripe_master_rebuild(m);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "out of memory for the link table");
+		goto err_list;
+	}
+	stripe_master_update(m);
+	return 0;
+
+err_list:
+	list_del_rcu(&link->node);
+	m->nr_links--;
+	RCU_INIT_POINTER(link->master, NULL);
+	stripe_master_rebuild(m);
+	netdev_upper_dev_unlink(dev, m->dev);
+err_rx:
+	netdev_rx_handler_unregister(dev);
+	return err;
+}
+
+void stripe_link_leave(struct stripe_link *link)
+{
+	struct stripe_master *m = rtnl_dereference(link->master);
+
+	ASSERT_RTNL();
+	if (!m)
+		return;
+	list_del_rcu(&link->node);
+	m->nr_links--;
+	RCU_INIT_POINTER(link->master, NULL);
+	/* On allocation failure the master is left with no table (it drops
+	 * until the next change) rather than a table naming this link.
+	 */
+	stripe_master_rebuild(m);
+	netdev_upper_dev_unlink(link->dev, m->dev);
+	netdev_rx_handler_unregister(link->dev);
+	stripe_master_update(m);
+}
+
+static int stripe_netdev_event(struct notifier_block *nb, unsigned long event,
+			       void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct stripe_link *link = stripe_link_of(dev);
+	struct stripe_master *m;
+	u32 old;
+
+	if (!link)
+		return NOTIFY_DONE;
+	m = rtnl_dereference(link->master);
+	if (!m)
+		return NOTIFY_DONE;
+	switch (event) {
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		old = link->weight_auto;
+		stripe_link_refresh_speed(link);
+		if (old != link->weight_auto && !link->weight)
+			stripe_master_rebuild(m);
+		fallthrough;
+	case NETDEV_CHANGEMTU:
+	case NETDEV_FEAT_CHANGE:
+		stripe_master_update(m);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block stripe_notifier = {
+	.notifier_call = stripe_netdev_event,
+};
+
+int stripe_notifier_register(void)
+{
+	return register_netdevice_notifier(&stripe_notifier);
+}
+
+void stripe_notifier_unregister(void)
+{
+	unregister_netdevice_notifier(&stripe_notifier);
+}

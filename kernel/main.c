@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stripe: aggregate links into one master device and stripe packets
+ * across them -- a replacement for teql (sch_teql).
+ *
+ * Files: master.c (the master device), link.c (joining, leaving, receive),
+ * xmit.c (transmit), qdisc.c (the tc interface), stats.c (statistics).
+ */
+#include <linux/module.h>
+#include <net/pkt_sched.h>
+#include <net/rtnetlink.h>
+
+#include "stripe.h"
+
+static int __init stripe_module_init(void)
+{
+	int err;
+
+	err = stripe_notifier_register();
+	if (err)
+		return err;
+	err = rtnl_link_register(&stripe_link_ops);
+	if (err)
+		goto err_notifier;
+	err = register_qdisc(&stripe_qdisc_ops);
+	if (err)
+		goto err_link;
+	return 0;
+
+err_link:
+	rtnl_link_unregister(&stripe_link_ops);
+err_notifier:
+	stripe_notifier_unregister();
+	return err;
+}
+
+/* Qdiscs hold a reference on the module, so no link is left by now;
+ * unregistering the link type deletes the masters in every namespace.
+ */
+static void __exit stripe_module_exit(void)
+{
+	unregister_qdisc(&stripe_qdisc_ops);
+	rtnl_link_unregister(&stripe_link_ops);
+	stripe_notifier_unregister();
+}
+
+module_init(stripe_module_init);
+module_exit(stripe_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("stripe: per-flow ordered striping of packets across links");
+MODULE_ALIAS_RTNL_LINK(STRIPE_KIND);

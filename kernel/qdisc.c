@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stripe: the "stripe" qdisc, tc's handle on everything.
+ *
+ * Its role follows from the device it is the root qdisc of:
+ *
+ * - on any Ethernet-like device it makes that device a link of the master
+ *   named by "master NAME" (teql's "tc qdisc add dev eth2 root teql0"), and
+ *   is the link's queue: a FIFO that passes packets straight to the driver
+ *   while it is empty;
+ * - on a stripe master it holds the master-wide options and shows the
+ *   master's statistics with every link's.  It queues nothing: like
+ *   noqueue, it leaves the master without a queue and without a lock.
+ *   The options live in the master, so deleting this qdisc keeps them.
+ *
+ * Every request is parsed and checked in full before anything changes.
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/module.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+
+#include "stripe.h"
+
+#define STRIPE_LIMIT_MAX	(1U << 20)
+#define STRIPE_LIMIT_DEFAULT	1000
+
+struct stripe_sched {
+	struct stripe_link *link;	/* link role */
+	struct stripe_master *master;	/* master role */
+};
+
+/* One validator per ranged option, so each error names its option. */
+#define STRIPE_VALIDATOR(name, get, min, max, text)			\
+static int name(const struct nlattr *attr, struct netlink_ext_ack *extack) \
+{									\
+	u32 v = get(attr);						\
+									\
+	if (v < (min) || v > (max)) {					\
+		NL_SET_ERR_MSG_MOD(extack, text);			\
+		return -ERANGE;						\
+	}								\
+	return 0;							\
+}
+
+STRIPE_VALIDATOR(stripe_valid_weight, nla_get_u32, 1, STRIPE_WEIGHT_MAX,
+		 "weight must be between 1 and 1000")
+STRIPE_VALIDATOR(stripe_valid_limit, nla_get_u32, 1, STRIPE_LIMIT_MAX,
+		 "limit must be between 1 and 1048576 packets")
+STRIPE_VALIDATOR(stripe_valid_quantum, nla_get_u32, STRIPE_QUANTUM_MIN,
+		 STRIPE_QUANTUM_MAX,
+		 "quantum must be between 256 and 1048576 bytes")
+STRIPE_VALIDATOR(stripe_valid_reorder, nla_get_u8, 0, STRIPE_REORDER_MAX,
+		 "reorder must be off or on")
+STRIPE_VALIDATOR(stripe_valid_hold, nla_get_u32, 1, STRIPE_HOLD_MAX_US_MAX,
+		 "hold-max must be between 1 us and 1 s")
+STRIPE_VALIDATOR(stripe_valid_buffer, nla_get_u32, 1, STRIPE_LIMIT_MAX,
+		 "flow-limit and buffer-limit must be between 1 and 1048576 packets")
+
+static const struct nla_policy stripe_policy[TCA_STRIPE_MAX + 1] = {
+	[TCA_STRIPE_MASTER]	  = { .type = NLA_STRING, .len = IFNAMSIZ - 1 },
+	[TCA_STRIPE_WEIGHT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32,
+							   stripe_valid_weight),
+	[TCA_STRIPE_LIMIT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32,
+							   stripe_valid_limit),
+	[TCA_STRIPE_QUANTUM]	  = NLA_POLICY_VALIDATE_FN(NLA_U32,
+							   stripe_valid_quantum),
+	[TCA_STRIPE_REORDER]	  = NLA_POLICY_VALIDATE_FN(NLA_U8,
+							   stripe_valid_reorder),
+	[TCA_STRIPE_HOLD_MAX_US]  = NLA_POLICY_VALIDATE_FN(NLA_U32,
+							   stripe_valid_hold),
+	[TCA_STRIPE_FLOW_LIMIT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32,
+							   stripe_valid_buffer),
+	[TCA_STRIPE_BUFFER_LIMIT] = NLA_POLICY_VALIDATE_FN(NLA_U32,
+							   stripe_valid_buffer),
+	[TCA_STRIPE_STRIPE_MIN]	  = { .type = NLA_U32 },
+};
+
+static const int stripe_master_only[] = {
+	TCA_STRIPE_QUANTUM, TCA_STRIPE_REORDER, TCA_STRIPE_HOLD_MAX_US,
+	TCA_STRIPE_FLOW_LIMIT, TCA_STRIPE_BUFFER_LIMIT, TCA_STRIPE_STRIPE_MIN,
+};
+
+static const int stripe_link_only[] = {
+	TCA_STRIPE_MASTER, TCA_STRIPE_WEIGHT, TCA_STRIPE_LIMIT,
+};
+
+static int stripe_parse(struct nlattr *opt, struct nlattr **tb,
+			bool on_master, struct netlink_ext_ack *extack)
+{
+	int i, err;
+
+	memset(tb, 0, sizeof(*tb) * (TCA_STRIPE_MAX + 1));
+	if (!opt)
+		return 0;
+	err = nla_parse_nested(tb, TCA_STRIPE_MAX, opt, stripe_policy, extack);
+	if (err)
+		return err;
+	if (on_master) {
+		if (tb[TCA_STRIPE_MASTER]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_STRIPE_MASTER],
+					    "a stripe master cannot be a link of a master");
+			return -EINVAL;
+		}
+		for (i = 0; i < ARRAY_SIZE(stripe_link_only); i++) {
+			if (tb[stripe_link_only[i]]) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[stripe_link_only[i]],
+						    "weight and limit are options of a link, not of the master");
+				return -EINVAL;
+			}
+		}
+	} else {
+		for (i = 0; i < ARRAY_SIZE(stripe_master_only); i++) {
+			if (tb[stripe_master_only[i]]) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[stripe_master_only[i]],
+						    "this is an option of the master: set it with tc qdisc on the master device");
+				return -EINVAL;
+			}
+		}
+	}
+	if (tb[TCA_STRIPE_REORDER] &&
+	    nla_get_u8(tb[TCA_STRIPE_REORDER]) == STRIPE_REORDER_ON) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_STRIPE_REORDER],
+				    "reorder on needs the stripe receive path, which this version does not have yet");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static void stripe_master_apply(struct stripe_master *m, struct nlattr **tb)
+{
+	struct stripe_config *cfg = &m->cfg;
+	bool rebuild = false;
+
+	if (tb[TCA_STRIPE_QUANTUM]) {
+		WRITE_ONCE(cfg->quantum, nla_get_u32(tb[TCA_STRIPE_QUANTUM]));
+		rebuild = true;
+	}
+	if (tb[TCA_STRIPE_REORDER])
+		WRITE_ONCE(cfg->reorder, nla_get_u8(tb[TCA_STRIPE_REORDER]));
+	if (tb[TCA_STRIPE_HOLD_MAX_US])
+		WRITE_ONCE(cfg->hold_max_us,
+			   nla_get_u32(tb[TCA_STRIPE_HOLD_MAX_US]));
+	if (tb[TCA_STRIPE_FLOW_LIMIT])
+		WRITE_ONCE(cfg->flow_limit, nla_get_u32(tb[TCA_STRIPE_FLOW_LIMIT]));
+	if (tb[TCA_STRIPE_BUFFER_LIMIT])
+		WRITE_ONCE(cfg->buffer_limit,
+			   nla_get_u32(tb[TCA_STRIPE_BUFFER_LIMIT]));
+	if (tb[TCA_STRIPE_STRIPE_MIN])
+		WRITE_ONCE(cfg->stripe_min,
+			   nla_get_u32(tb[TCA_STRIPE_STRIPE_MIN]));
+	if (rebuild)
+		stripe_master_rebuild(m);
+}
+
+/* Find the master a link asks for, in the link's own namespace. */
+static struct stripe_master *stripe_find_master(struct net_device *dev,
+						const struct nlattr *name,
+						struct netlink_ext_ack *extack)
+{
+	char ifname[IFNAMSIZ];
+	struct net_device *mdev;
+
+	nla_strscpy(ifname, name, sizeof(ifname));
+	mdev = __dev_get_by_name(dev_net(dev), ifname);
+	if (!mdev) {
+		NL_SET_ERR_MSG_ATTR(extack, name,
+				    "no master of that name in this network namespace");
+		return NULL;
+	}
+	if (!stripe_is_master(mdev)) {
+		NL_SET_ERR_MSG_ATTR(extack, name,
+				    "that device is not a stripe master (create one with: ip link add NAME type stripe)");
+		return NULL;
+	}
+	return netdev_priv(mdev);
+}
+
+static void stripe_link_free_rcu(struct rcu_head *head)
+{
+	struct stripe_link *link = container_of(head, struct stripe_link, rcu);
+
+	free_percpu(link->stats);
+	netdev_put(link->dev, &link->dev_tracker);
+	kfree(link);
+}
+
+static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
+			    struct netlink_ext_ack *extack)
+{
+	struct stripe_sched *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	struct stripe_master *m;
+	struct stripe_link *link;
+	int err;
+
+	if (!tb[TCA_STRIPE_MASTER]) {
+		NL_SET_ERR_MSG_MOD(extack, "missing \"master NAME\": the stripe master this link joins");
+		return -EINVAL;
+	}
+	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
+		NL_SET_ERR_MSG_MOD(extack, "a link must be an Ethernet-like device");
+		return -EINVAL;
+	}
+	m = stripe_find_master(dev, tb[TCA_STRIPE_MASTER], extack);
+	if (!m)
+		return -ENODEV;
+
+	link = kzalloc(sizeof(*link), GFP_KERNEL);
+	if (!link)
+		return -ENOMEM;
+	link->stats = netdev_alloc_pcpu_stats(struct stripe_link_stats);
+	if (!link->stats) {
+		kfree(link);
+		return -ENOMEM;
+	}
+	link->dev = dev;
+	netdev_hold(dev, &link->dev_tracker, GFP_KERNEL);
+	link->sch = sch;
+	link->limit = dev->tx_queue_len ?: STRIPE_LIMIT_DEFAULT;
+	if (tb[TCA_STRIPE_LIMIT])
+		link->limit = nla_get_u32(tb[TCA_STRIPE_LIMIT]);
+	if (tb[TCA_STRIPE_WEIGHT])
+		link->weight = nla_get_u32(tb[TCA_STRIPE_WEIGHT]);
+
+	err = stripe_link_join(link, m, extack);
+	if (err) {
+		stripe_link_free_rcu(&link->rcu);
+		return err;
+	}
+	q->link = link;
+	sch->flags |= TCQ_F_CAN_BYPASS;
+	return 0;
+}
+
+static int stripe_init(struct Qdisc *sch, struct nlattr *opt,
+		       struct netlink_ext_ack *extack)
+{
+	struct stripe_sched *q = qdisc_priv(sch);
+	struct net_device *dev = qdisc_dev(sch);
+	bool on_master = stripe_is_master(dev);
+	struct nlattr *tb[TCA_STRIPE_MAX + 1];
+	int err;
+
+	/* Only a root qdisc owns the device's transmit queue; anywhere else
+	 * the link would be freed under us (teql's use-after-free).
+	 */
+	if (sch->parent != TC_H_ROOT) {
+		NL_SET_ERR_MSG_MOD(extack, "stripe can only be the root qdisc of a device");
+		return -EOPNOTSUPP;
+	}
+	err = stripe_parse(opt, tb, on_master, extack);
+	if (err)
+		return err;
+	if (!on_master)
+		return stripe_init_link(sch, tb, extack);
+
+	q->master = netdev_priv(dev);
+	stripe_master_apply(q->master, tb);
+	/* Like noqueue: the master transmits without a queue or a lock. */
+	sch->enqueue = NULL;
+	return 0;
+}
+
+static int stripe_change(struct Qdisc *sch, struct nlattr *opt,
+			 struct netlink_ext_ack *extack)
+{
+	struct stripe_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_STRIPE_MAX + 1];
+	struct stripe_link *link = q->link;
+	struct stripe_master *m;
+	int err;
+
+	err = stripe_parse(opt, tb, !!q->master, extack);
+	if (err)
+		return err;
+	if (q->master) {
+		stripe_master_apply(q->master, tb);
+		return 0;
+	}
+
+	m = rtnl_dereference(link->master);
+	if (tb[TCA_STRIPE_MASTER] &&
+	    (!m || nla_strcmp(tb[TCA_STRIPE_MASTER], m->dev->name))) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_STRIPE_MASTER],
+				    "the link already belongs to another master: delete its qdisc first");
+		return -EBUSY;
+	}
+	if (tb[TCA_STRIPE_LIMIT])
+		WRITE_ONCE(link->limit, nla_get_u32(tb[TCA_STRIPE_LIMIT]));
+	if (tb[TCA_STRIPE_WEIGHT]) {
+		link->weight = nla_get_u32(tb[TCA_STRIPE_WEIGHT]);
+		if (m)
+			stripe_master_rebuild(m);
+	}
+	return 0;
+}
+
+static void stripe_destroy(struct Qdisc *sch)
+{
+	struct stripe_sched *q = qdisc_priv(sch);
+	struct stripe_link *link = q->link;
+
+	if (!link)
+		return;
+	stripe_link_leave(link);
+	q->link = NULL;
+	call_rcu(&link->rcu, stripe_link_free_rcu);
+}
+
+static int stripe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			  struct sk_buff **to_free)
+{
+	struct stripe_sched *q = qdisc_priv(sch);
+
+	if (likely(sch->q.qlen < READ_ONCE(q->link->limit)))
+		return qdisc_enqueue_tail(skb, sch);
+	return qdisc_drop(skb, sch, to_free);
+}
+
+static struct sk_buff *stripe_dequeue(struct Qdisc *sch)
+{
+	return qdisc_dequeue_head(sch);
+}
+
+static int stripe_dump_master(struct stripe_master *m, struct Qdisc *sch,
+			      struct sk_buff *skb)
+{
+	const struct stripe_config *cfg = &m->cfg;
+	struct stripe_master_counters c;
+
+	/* Show the master's traffic in the qdisc's own "Sent" line. */
+	stripe_master_stats_read(m, &c);
+	u64_stats_update_begin(&sch->bstats.syncp);
+	u64_stats_set(&sch->bstats.bytes, c.tx_bytes);
+	u64_stats_set(&sch->bstats.packets, c.tx_packets);
+	u64_stats_update_end(&sch->bstats.syncp);
+	sch->qstats.drops = c.tx_drops;
+
+	if (nla_put_u8(skb, TCA_STRIPE_REORDER, READ_ONCE(cfg->reorder)) ||
+	    nla_put_u32(skb, TCA_STRIPE_QUANTUM, READ_ONCE(cfg->quantum)))
+		return -EMSGSIZE;
+	if (cfg->hold_max_us &&
+	    nla_put_u32(skb, TCA_STRIPE_HOLD_MAX_US, READ_ONCE(cfg->hold_max_us)))
+		return -EMSGSIZE;
+	if (cfg->flow_limit &&
+	    nla_put_u32(skb, TCA_STRIPE_FLOW_LIMIT, READ_ONCE(cfg->flow_limit)))
+		return -EMSGSIZE;
+	if (cfg->buffer_limit &&
+	    nla_put_u32(skb, TCA_STRIPE_BUFFER_LIMIT,
+			READ_ONCE(cfg->buffer_limit)))
+		return -EMSGSIZE;
+	if (cfg->stripe_min &&
+	    nla_put_u32(skb, TCA_STRIPE_STRIPE_MIN, READ_ONCE(cfg->stripe_min)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int stripe_dump_link(struct stripe_link *link, struct sk_buff *skb)
+{
+	struct stripe_master *m = rtnl_dereference(link->master);
+
+	if (m && nla_put_string(skb, TCA_STRIPE_MASTER, m->dev->name))
+		return -EMSGSIZE;
+	if (link->weight && nla_put_u32(skb, TCA_STRIPE_WEIGHT, link->weight))
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TCA_STRIPE_LIMIT, READ_ONCE(link->limit)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int stripe_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct stripe_sched *q = qdisc_priv(sch);
+	struct nlattr *opts;
+	int err;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (q->master)
+		err = stripe_dump_master(q->master, sch, skb);
+	else
+		err = stripe_dump_link(q->link, skb);
+	if (err) {
+		nla_nest_cancel(skb, opts);
+		return err;
+	}
+	return nla_nest_end(skb, opts);
+}
+
+static int stripe_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct stripe_sched *q = qdisc_priv(sch);
+	struct nlattr *app;
+	int err;
+
+	app = nla_nest_start_noflag(d->skb, TCA_STATS_APP);
+	if (!app)
+		return -EMSGSIZE;
+	if (q->master)
+		err = stripe_dump_master_xstats(q->master, d->skb);
+	else
+		err = stripe_dump_link_xstats(q->link, d->skb);
+	if (err) {
+		nla_nest_cancel(d->skb, app);
+		return err;
+	}
+	nla_nest_end(d->skb, app);
+	return 0;
+}
+
+struct Qdisc_ops stripe_qdisc_ops __read_mostly = {
+	.id		= STRIPE_KIND,
+	.priv_size	= sizeof(struct stripe_sched),
+	.enqueue	= stripe_enqueue,
+	.dequeue	= stripe_dequeue,
+	.peek		= qdisc_peek_head,
+	.init		= stripe_init,
+	.reset		= qdisc_reset_queue,
+	.destroy	= stripe_destroy,
+	.change		= stripe_change,
+	.dump		= stripe_dump,
+	.dump_stats	= stripe_dump_stats,
+	.owner		= THIS_MODULE,
+};

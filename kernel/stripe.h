@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stripe: internal definitions shared by the files of sch_stripe.ko.
+ *
+ * Objects
+ * -------
+ * struct stripe_master   netdev_priv() of a master device ("stripe0").
+ * struct stripe_link     one link: the device whose root qdisc is a stripe
+ *                        qdisc naming a master.  Allocated on its own (not in
+ *                        qdisc_priv()) so it can outlive the qdisc by an RCU
+ *                        grace period.
+ * struct stripe_table    the array the transmit path walks: every joined
+ *                        link with its share of each SRR round.
+ *
+ * Locking and RCU rules
+ * ---------------------
+ * - RTNL serialises every change: joining and leaving, the master's link
+ *   list and table, link weights and limits, the master's configuration.
+ *   tc and rtnetlink call us with RTNL held; so does the netdev notifier.
+ * - The transmit path runs under rcu_read_lock_bh() (dev_queue_xmit), on
+ *   every CPU at once, and takes no lock of ours.  It reads master->table
+ *   with rcu_dereference_bh(); a link that leaves is first removed from the
+ *   table, and freed only after a grace period (call_rcu).
+ * - Per-CPU data needs no lock: the SRR state (cursor, credits) and the
+ *   counters, which are u64_stats and summed when dumped.
+ * - link->master is written under RTNL and read under RCU (the link qdisc's
+ *   receive and dump paths).  A master that is deleted first detaches all its
+ *   links; they stay as plain FIFO qdiscs until removed.
+ */
+#ifndef _STRIPE_H
+#define _STRIPE_H
+
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <net/sch_generic.h>
+#include <linux/stripe.h>
+
+#define STRIPE_MAX_LINKS	64
+
+/* Per-CPU counters of a link, summed by stripe_link_stats_read() */
+struct stripe_link_stats {
+	u64_stats_t tx_packets;
+	u64_stats_t tx_bytes;
+	u64_stats_t tx_busy;
+	u64_stats_t tx_drops;
+	u64_stats_t neigh_fail;
+	u64_stats_t rx_packets;
+	u64_stats_t rx_bytes;
+	struct u64_stats_sync syncp;
+};
+
+/* A plain snapshot of the above */
+struct stripe_link_counters {
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 tx_busy;
+	u64 tx_drops;
+	u64 neigh_fail;
+	u64 rx_packets;
+	u64 rx_bytes;
+};
+
+struct stripe_master;
+
+struct stripe_link {
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	struct Qdisc *sch;			/* the link's root qdisc */
+	struct stripe_master __rcu *master;	/* NULL once detached */
+	struct list_head node;			/* master->links, RTNL */
+	u32 weight;				/* configured, 0 = auto */
+	u32 weight_auto;			/* from the link speed */
+	u32 limit;				/* packets in sch */
+	struct stripe_link_stats __percpu *stats;
+	struct rcu_head rcu;
+};
+
+struct stripe_slot {
+	struct stripe_link *link;
+	s32 share;		/* bytes of credit per SRR visit */
+};
+
+struct stripe_table {
+	struct rcu_head rcu;
+	u32 gen;		/* tells per-CPU SRR state to restart */
+	u32 n;
+	struct stripe_slot slot[];
+};
+
+/* Surplus round robin state, one per CPU: no lock on the hot path */
+struct stripe_srr {
+	u32 gen;
+	u32 cursor;
+	s32 credit[STRIPE_MAX_LINKS];
+};
+
+struct stripe_master_stats {
+	u64_stats_t tx_packets;
+	u64_stats_t tx_bytes;
+	u64_stats_t tx_busy;
+	u64_stats_t tx_drops;
+	u64_stats_t rx_packets;
+	u64_stats_t rx_bytes;
+	struct u64_stats_sync syncp;
+};
+
+struct stripe_master_counters {
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 tx_busy;
+	u64 tx_drops;
+	u64 rx_packets;
+	u64 rx_bytes;
+};
+
+/* Master-wide options: written under RTNL, read with READ_ONCE() */
+struct stripe_config {
+	u32 quantum;
+	u8 reorder;
+	u32 hold_max_us;
+	u32 flow_limit;
+	u32 buffer_limit;
+	u32 stripe_min;
+};
+
+struct stripe_master {
+	struct net_device *dev;
+	struct list_head links;			/* RTNL */
+	u32 nr_links;				/* RTNL */
+	u32 table_gen;				/* RTNL */
+	struct stripe_table __rcu *table;
+	struct stripe_srr __percpu *srr;
+	struct stripe_master_stats __percpu *stats;
+	struct stripe_config cfg;
+};
+
+/* master.c */
+extern struct rtnl_link_ops stripe_link_ops;
+bool stripe_is_master(const struct net_device *dev);
+int stripe_master_rebuild(struct stripe_master *m);
+void stripe_master_update(struct stripe_master *m);
+
+/* link.c */
+struct stripe_link *stripe_link_of(const struct net_device *dev);
+int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
+		     struct netlink_ext_ack *extack);
+void stripe_link_leave(struct stripe_link *link);
+void stripe_link_refresh_speed(struct stripe_link *link);
+u32 stripe_link_weight(const struct stripe_link *link);
+u32 stripe_link_flags(const struct stripe_link *link);
+bool stripe_link_can_send(const struct stripe_link *link);
+void stripe_link_stats_read(const struct stripe_link *link,
+			    struct stripe_link_counters *c);
+void stripe_master_stats_read(const struct stripe_master *m,
+			      struct stripe_master_counters *c);
+int stripe_notifier_register(void);
+void stripe_notifier_unregister(void);
+
+/* xmit.c */
+netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev);
+
+/* qdisc.c */
+extern struct Qdisc_ops stripe_qdisc_ops;
+
+/* stats.c */
+int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb);
+int stripe_dump_link_xstats(struct stripe_link *link, struct sk_buff *skb);
+
+#endif /* _STRIPE_H */

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stripe: the transmit path.
+ *
+ * Each packet the master sends goes to one link, chosen by surplus round
+ * robin (SRR, from strIPe): every link in turn may send while its byte
+ * credit is positive; a visit adds weight * quantum bytes of credit, and a
+ * packet larger than the credit left drives it negative, so over time each
+ * link carries bytes in proportion to its weight whatever the packet sizes.
+ * The SRR state is per CPU, so no CPU waits for another.
+ *
+ * The next hop is resolved on the chosen link, as teql does: a link whose
+ * neighbour entry is not valid yet is asked to resolve it and skipped; only
+ * if no link has it is the packet queued on a neighbour entry to wait.  The
+ * packet then enters the link's own qdisc (our FIFO), which hands it
+ * straight to the driver when empty and queues it while the driver's queue
+ * is stopped; a full link is skipped.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/ip6_route.h>
+#include <net/ndisc.h>
+#include <net/neighbour.h>
+#include <net/route.h>
+
+#include "stripe.h"
+
+static void stripe_srr_reset(struct stripe_srr *srr, const struct stripe_table *t)
+{
+	u32 i;
+
+	srr->gen = t->gen;
+	srr->cursor = 0;
+	for (i = 0; i < t->n; i++)
+		srr->credit[i] = t->slot[i].share;
+}
+
+/* Move to the next link and give it its credit for this visit.  Credit is
+ * capped at one share so a link that could not send does not hoard it.
+ */
+static void stripe_srr_advance(struct stripe_srr *srr,
+			       const struct stripe_table *t)
+{
+	u32 c = srr->cursor + 1;
+	s32 share;
+
+	if (c >= t->n)
+		c = 0;
+	share = t->slot[c].share;
+	srr->cursor = c;
+	srr->credit[c] = min(srr->credit[c] + share, share);
+}
+
+static void stripe_link_count_busy(struct stripe_link *link)
+{
+	struct stripe_link_stats *s = this_cpu_ptr(link->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->tx_busy);
+	u64_stats_update_end(&s->syncp);
+}
+
+/* A link that is down or has no carrier is passed over silently; one that
+ * is up but full counts a busy skip.
+ */
+static bool stripe_link_try(struct stripe_link *link)
+{
+	if (!netif_running(link->dev) || !netif_carrier_ok(link->dev))
+		return false;
+	if (stripe_link_can_send(link))
+		return true;
+	stripe_link_count_busy(link);
+	return false;
+}
+
+static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
+					   const struct stripe_table *t,
+					   unsigned int len)
+{
+	u32 visits, c;
+
+	for (visits = 0; visits <= 2 * t->n; visits++) {
+		c = srr->cursor;
+		if (srr->credit[c] > 0 && stripe_link_try(t->slot[c].link))
+			goto found;
+		stripe_srr_advance(srr, t);
+	}
+	/* Credit is short everywhere (a quantum far below the packet size):
+	 * take the next link that can send at all.
+	 */
+	for (visits = 0; visits < t->n; visits++) {
+		c = srr->cursor;
+		if (stripe_link_can_send(t->slot[c].link))
+			goto found;
+		stripe_srr_advance(srr, t);
+	}
+	return NULL;
+found:
+	srr->credit[c] -= len;
+	if (srr->credit[c] <= 0)
+		stripe_srr_advance(srr, t);
+	return t->slot[c].link;
+}
+
+/* The neighbour of this packet's next hop on @dev, created if needed. */
+static struct neighbour *stripe_neigh(struct net_device *dev,
+				      struct sk_buff *skb)
+{
+	struct dst_entry *dst = skb_dst(skb);
+	struct rtable *rt;
+
+	if (!dst)
+		return NULL;
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		rt = (struct rtable *)dst;
+		if (rt->rt_gw_family == AF_INET)
+			return ip_neigh_gw4(dev, rt->rt_gw4);
+		if (rt->rt_gw_family == AF_INET6)
+			return ip_neigh_gw6(dev, &rt->rt_gw6);
+		return ip_neigh_gw4(dev, ip_hdr(skb)->daddr);
+	case htons(ETH_P_IPV6):
+		return ip_neigh_gw6(dev, rt6_nexthop((struct rt6_info *)dst,
+						     &ipv6_hdr(skb)->daddr));
+	}
+	return NULL;
+}
+
+static void stripe_count_neigh_fail(struct stripe_link *link)
+{
+	struct stripe_link_stats *s = this_cpu_ptr(link->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->neigh_fail);
+	u64_stats_update_end(&s->syncp);
+}
+
+static void stripe_count_tx(struct stripe_master *m, struct stripe_link *link,
+			    unsigned int len, bool sent)
+{
+	struct stripe_link_stats *ls = this_cpu_ptr(link->stats);
+	struct stripe_master_stats *ms = this_cpu_ptr(m->stats);
+
+	u64_stats_update_begin(&ls->syncp);
+	if (sent) {
+		u64_stats_inc(&ls->tx_packets);
+		u64_stats_add(&ls->tx_bytes, len);
+	} else {
+		u64_stats_inc(&ls->tx_drops);
+	}
+	u64_stats_update_end(&ls->syncp);
+	u64_stats_update_begin(&ms->syncp);
+	if (sent) {
+		u64_stats_inc(&ms->tx_packets);
+		u64_stats_add(&ms->tx_bytes, len);
+	} else {
+		u64_stats_inc(&ms->tx_drops);
+	}
+	u64_stats_update_end(&ms->syncp);
+}
+
+static void stripe_count_master_drop(struct stripe_master *m, bool busy)
+{
+	struct stripe_master_stats *ms = this_cpu_ptr(m->stats);
+
+	u64_stats_update_begin(&ms->syncp);
+	u64_stats_inc(&ms->tx_drops);
+	if (busy)
+		u64_stats_inc(&ms->tx_busy);
+	u64_stats_update_end(&ms->syncp);
+}
+
+netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct stripe_master *m = netdev_priv(dev);
+	struct stripe_link *link, *wait_link = NULL;
+	struct neighbour *n, *wait_neigh = NULL;
+	const struct stripe_table *t;
+	unsigned int len = skb->len;
+	struct stripe_srr *srr;
+	u32 tries;
+	int rc;
+
+	t = rcu_dereference_bh(m->table);
+	if (unlikely(!t || !t->n))
+		goto drop;
+	srr = this_cpu_ptr(m->srr);
+	if (unlikely(srr->gen != t->gen))
+		stripe_srr_reset(srr, t);
+
+	for (tries = 0; tries < t->n; tries++) {
+		link = stripe_srr_pick(srr, t, len);
+		if (!link)
+			break;
+		n = stripe_neigh(link->dev, skb);
+		if (IS_ERR_OR_NULL(n))
+			goto drop;
+		if (READ_ONCE(n->nud_state) & NUD_VALID)
+			goto send;
+		/* Start resolving here, send on a link that already knows. */
+		neigh_event_send(n, NULL);
+		stripe_count_neigh_fail(link);
+		if (!wait_link) {
+			wait_link = link;
+			wait_neigh = n;
+		}
+	}
+	if (!wait_link)
+		goto drop_busy;
+	link = wait_link;
+	n = wait_neigh;
+send:
+	if (unlikely(skb_headroom(skb) < LL_RESERVED_SPACE(link->dev))) {
+		skb = skb_expand_head(skb, LL_RESERVED_SPACE(link->dev));
+		if (!skb) {
+			stripe_count_tx(m, link, len, false);
+			return NETDEV_TX_OK;
+		}
+	}
+	skb->dev = link->dev;
+	rc = neigh_output(n, skb, false);
+	stripe_count_tx(m, link, len, !net_xmit_eval(rc));
+	return NETDEV_TX_OK;
+
+drop_busy:
+	stripe_count_master_drop(m, true);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+drop:
+	stripe_count_master_drop(m, false);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
