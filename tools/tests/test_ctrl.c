@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Control channel framing and the results wire form. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../clock.h"
+#include "../ctrl.h"
+#include "../results.h"
+#include "tap.h"
+
+static void test_framing(void)
+{
+	struct sp_ctrl a, b;
+	struct sp_msg m;
+	struct sp_buf buf;
+	uint64_t u;
+	double d;
+	int sv[2], ret;
+	int64_t t0;
+
+	sp_buf_init(&buf);
+	sp_msg_begin(&buf, "PARAMS");
+	sp_msg_kv(&buf, "streams", "%u", 4);
+	sp_msg_kv(&buf, "time", "%.3f", 2.5);
+	sp_msg_kv(&buf, "note", "two\nlines");
+	sp_msg_end(&buf);
+
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	fcntl(sv[1], F_SETFL, O_NONBLOCK);
+	sp_ctrl_init(&a, sv[0]);
+	sp_ctrl_init(&b, sv[1]);
+
+	/* half a message is not a message */
+	ret = (int)write(sv[0], buf.p, 10);
+	ok(ret == 10 && sp_ctrl_try(&b, &m) == 0,
+	   "partial message: not complete yet");
+	ret = (int)write(sv[0], buf.p + 10, buf.len - 10);
+	ret = sp_ctrl_try(&b, &m);
+	ok(ret == 1 && !strcmp(m.verb, "PARAMS") && m.n == 3 &&
+	   !sp_msg_u64(&m, "streams", &u) && u == 4 &&
+	   !sp_msg_dbl(&m, "time", &d) && d == 2.5 &&
+	   !strcmp(sp_msg_get(&m, "note"), "two lines") &&
+	   !sp_msg_get(&m, "missing"),
+	   "message parsed; a newline inside a value cannot split it");
+	sp_msg_free(&m);
+
+	/* two messages in one read */
+	sp_ctrl_send(&a, &buf, sp_now_ns() + SP_NSEC_PER_SEC);
+	sp_msg_begin(&buf, "START");
+	sp_msg_end(&buf);
+	sp_ctrl_send(&a, &buf, sp_now_ns() + SP_NSEC_PER_SEC);
+	ret = sp_ctrl_recv(&b, &m, sp_now_ns() + SP_NSEC_PER_SEC);
+	ok(ret == 0 && !strcmp(m.verb, "PARAMS"), "first of two messages");
+	sp_msg_free(&m);
+	ret = sp_ctrl_recv(&b, &m, sp_now_ns() + SP_NSEC_PER_SEC);
+	ok(ret == 0 && !strcmp(m.verb, "START") && m.n == 0,
+	   "second of two messages");
+	sp_msg_free(&m);
+
+	t0 = sp_now_ns();
+	ret = sp_ctrl_recv(&b, &m, t0 + 100 * SP_NSEC_PER_MSEC);
+	t0 = sp_now_ns() - t0;
+	ok(ret == -ETIMEDOUT && t0 >= 90 * SP_NSEC_PER_MSEC &&
+	   t0 < 1000 * SP_NSEC_PER_MSEC, "silent peer: -ETIMEDOUT on time");
+
+	sp_ctrl_close(&a);
+	ret = sp_ctrl_recv(&b, &m, sp_now_ns() + SP_NSEC_PER_SEC);
+	ok(ret == -ECONNRESET, "closed peer: -ECONNRESET");
+	sp_ctrl_close(&b);
+	sp_buf_free(&buf);
+}
+
+static void test_side_roundtrip(void)
+{
+	static struct sp_side s, r;
+	struct sp_buf buf;
+	struct sp_ival *iv;
+	struct sp_msg m;
+	char *text;
+	int ret;
+
+	sp_side_init(&s, true, false, true, 3);
+	s.seconds = 2.0001;
+	s.st[1].bytes = 123456789012ULL;
+	s.st[1].udp.extent[3] = 7;
+	s.st[1].udp.nreord[SP_NREORD_MAX] = 9;
+	s.st[2].udp.owd_p99_us = 12.5;
+	s.st[2].tcp.reord_seen = 4;
+	s.sum.udp.lost = 11;
+	iv = sp_side_add_ival(&s);
+	iv[3].bytes = 555;
+	iv[3].end = 1.0;
+	s.stripe_asked = true;
+	s.stripe_ok = true;
+	snprintf(s.stripe_dev, sizeof(s.stripe_dev), "stripe0");
+	snprintf(s.stripe.master.name, 16, "stripe0");
+	s.stripe.master.tx_bytes = 1000;
+	s.stripe.nlinks = 2;
+	snprintf(s.stripe.link[1].name, 16, "veth1");
+	s.stripe.link[1].tx_bytes = 400;
+	s.stripe.link[1].ifindex = 9;
+
+	sp_buf_init(&buf);
+	sp_msg_begin(&buf, "RESULTS");
+	sp_side_put(&s, &buf);
+	sp_msg_end(&buf);
+	text = strdup(buf.p);
+	ret = sp_msg_parse(text, &m);
+	ok(ret == 0 && sp_side_get(&m, &r) == 0, "results parse back");
+	ok(r.server && !r.sender && r.udp && r.nstreams == 3 &&
+	   r.seconds > 2.0 && r.st[1].bytes == 123456789012ULL &&
+	   r.st[1].udp.extent[3] == 7 &&
+	   r.st[1].udp.nreord[SP_NREORD_MAX] == 9 &&
+	   r.st[2].udp.owd_p99_us == 12.5 && r.st[2].tcp.reord_seen == 4 &&
+	   r.sum.udp.lost == 11, "stream and total fields survive");
+	ok(r.niv == 1 && r.ivw == 1 && r.iv[0].bytes == 555 &&
+	   r.iv[0].end == 1.0, "interval sums survive");
+	ok(r.stripe_asked && r.stripe_ok && r.stripe.nlinks == 2 &&
+	   !strcmp(r.stripe.master.name, "stripe0") &&
+	   r.stripe.master.tx_bytes == 1000 &&
+	   !strcmp(r.stripe.link[1].name, "veth1") &&
+	   r.stripe.link[1].tx_bytes == 400 && r.stripe.link[1].ifindex == 9,
+	   "stripe counters survive");
+	sp_msg_free(&m);
+	sp_side_free(&s);
+	sp_side_free(&r);
+	sp_buf_free(&buf);
+}
+
+void test_ctrl(void)
+{
+	test_framing();
+	test_side_roundtrip();
+}

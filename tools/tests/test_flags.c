@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Flag parsing: good command lines parse, bad ones return exit code 2 with
+ * a message naming the flag.
+ */
+#include <string.h>
+#include <sys/socket.h>
+
+#include "../flags.h"
+#include "tap.h"
+
+#define ARGV(...)	((char *[]){ "stripe-perf", __VA_ARGS__, NULL })
+#define ARGC(v)		((int)(sizeof(v) / sizeof(v[0])) - 1)
+
+static int parse(int argc, char **argv, struct sp_opts *o, char *err)
+{
+	return sp_parse_args(argc, argv, o, err, 256);
+}
+
+#define BAD(flag, ...)							\
+	do {								\
+		char *v_[] = { "stripe-perf", __VA_ARGS__, NULL };	\
+		int r_ = parse(ARGC(v_), v_, &o, err);			\
+		ok(r_ == 2 && strstr(err, flag),			\
+		   "bad: %-28s -> 2, \"%s\"", #__VA_ARGS__, err);	\
+	} while (0)
+
+void test_flags(void)
+{
+	struct sp_opts o;
+	char err[256];
+	uint64_t v;
+
+	{
+		char *v_[] = { "stripe-perf", "-c", "::1", "-p", "6000",
+			       "-t", "2.5", "-i", "0.5", "-P", "4", "-R", "-J",
+			       "-u", "-b", "1.5G", "-l", "1400", "-6",
+			       "--stripe-dev", "stripe0", "-B", "::1", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 &&
+		   o.mode == SP_MODE_CLIENT && !strcmp(o.host, "::1") &&
+		   o.port == 6000 && o.duration == 2.5 &&
+		   o.interval == 0.5 && o.streams == 4 && o.reverse &&
+		   o.json && o.udp && o.rate == 1500000000ULL &&
+		   o.len == 1400 && o.family == AF_INET6 &&
+		   !strcmp(o.stripe_dev, "stripe0") &&
+		   !strcmp(o.bind, "::1"), "full client command line");
+	}
+	{
+		char *v_[] = { "stripe-perf", "-c", "h", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.port == 5301 &&
+		   o.duration == 10 && o.streams == 1 && !o.udp &&
+		   o.len == 128 * 1024, "client defaults");
+	}
+	{
+		char *v_[] = { "stripe-perf", "-c", "h", "-u", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.len == 1448 &&
+		   o.rate == 1000000, "UDP defaults: 1448 bytes, 1 Mbit/s");
+	}
+	{
+		char *v_[] = { "stripe-perf", "--server", "-1", "-p", "0",
+			       "--mptcp", "-J", "-4", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 &&
+		   o.mode == SP_MODE_SERVER && o.one_off && o.port == 0 &&
+		   o.mptcp && o.json && o.family == AF_INET,
+		   "server command line");
+	}
+	{
+		char *v_[] = { "stripe-perf", "-h", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == SP_ARGS_HELP, "-h is help");
+	}
+	BAD("-x", "-c", "h", "-x");
+	BAD("--bogus", "-c", "h", "--bogus");
+	BAD("-c", "-c");
+	BAD("-t", "-c", "h", "-t", "abc");
+	BAD("-t", "-c", "h", "-t", "0");
+	BAD("-t", "-c", "h", "-t", "-3");
+	BAD("-P", "-c", "h", "-P", "0");
+	BAD("-P", "-c", "h", "-P", "129");
+	BAD("-p", "-c", "h", "-p", "65536");
+	BAD("-p", "-c", "h", "-p", "0");
+	BAD("-i", "-c", "h", "-i", "0.01");
+	BAD("-b", "-c", "h", "-u", "-b", "10X");
+	BAD("-b", "-c", "h", "-b", "100M");
+	BAD("-l", "-c", "h", "-u", "-l", "70000");
+	BAD("-l", "-c", "h", "-u", "-l", "8");
+	BAD("-l", "-c", "h", "-l", "abc");
+	BAD("--mptcp", "-c", "h", "-u", "--mptcp");
+	BAD("--stripe-dev", "-c", "h", "--stripe-dev",
+	    "a-very-long-interface-name");
+	BAD("-t", "-s", "-t", "5");
+	BAD("-R", "-s", "-R");
+	BAD("-1", "-c", "h", "-1");
+	BAD("-s", "-s", "-c", "h");
+	BAD("-s", "-p", "5");
+	BAD("stray", "-c", "h", "stray");
+	BAD("--connect-timeout", "-c", "h", "--connect-timeout", "0");
+
+	ok(sp_parse_rate("100M", &v) == 0 && v == 100000000ULL &&
+	   sp_parse_rate("2k", &v) == 0 && v == 2000 &&
+	   sp_parse_rate("0", &v) == 0 && v == 0 &&
+	   sp_parse_rate("1.5g", &v) == 0 && v == 1500000000ULL,
+	   "rates: 100M, 2k, 0, 1.5g");
+	ok(sp_parse_rate("", &v) && sp_parse_rate("-1M", &v) &&
+	   sp_parse_rate("1MM", &v) && sp_parse_rate("nan", &v),
+	   "bad rates rejected");
+	ok(sp_parse_size("128K", &v) == 0 && v == 131072 &&
+	   sp_parse_size("1M", &v) == 0 && v == 1048576 &&
+	   sp_parse_size("1.5K", &v) && sp_parse_size("-1", &v),
+	   "sizes: 128K, 1M; 1.5K and -1 rejected");
+}

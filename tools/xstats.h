@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Parser for the stripe qdisc statistics (TCA_STATS_APP attribute tree in
+ * include/uapi/linux/stripe.h). Pure: no sockets, so it is unit-tested on
+ * hand-built buffers.
+ */
+#ifndef SP_XSTATS_H
+#define SP_XSTATS_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct nlmsghdr;
+
+#define SP_XSTATS_MAX_LINKS	32
+
+struct sp_xlink {
+	uint32_t ifindex;
+	uint32_t weight;
+	uint32_t flags;		/* STRIPE_LINK_F_* */
+	char name[IF_NAMESIZE];
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+	uint64_t tx_busy;
+	uint64_t tx_drops;
+	uint64_t neigh_fail;
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+};
+
+struct sp_xmaster {
+	char name[IF_NAMESIZE];
+	uint32_t links;
+	uint32_t active;
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+	uint64_t tx_busy;
+	uint64_t tx_drops;
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+};
+
+struct sp_xstats {
+	bool has_role;
+	bool has_master;
+	uint8_t role;		/* enum stripe_role */
+	struct sp_xmaster master;
+	unsigned int nlinks;
+	struct sp_xlink link[SP_XSTATS_MAX_LINKS];
+	unsigned int truncated;	/* links beyond SP_XSTATS_MAX_LINKS */
+	unsigned int skipped;	/* attributes of a wrong size */
+};
+
+/* Parse the payload of TCA_STATS_APP. 0, or -EINVAL if the attribute
+ * stream is malformed (what was parsed before the damage is kept).
+ */
+int sp_xstats_parse(const void *buf, size_t len, struct sp_xstats *x);
+
+/* Parse an RTM_NEWQDISC message. 1 if it is a stripe qdisc on ifindex and
+ * x was filled, 0 if it is some other qdisc, negative on malformed input.
+ */
+int sp_xstats_from_qdisc(const struct nlmsghdr *nlh, int ifindex,
+			 struct sp_xstats *x);
+
+/* d = after - before, links matched by ifindex (name if none). */
+void sp_xstats_delta(const struct sp_xstats *before,
+		     const struct sp_xstats *after, struct sp_xstats *d);
+
+#endif /* SP_XSTATS_H */
