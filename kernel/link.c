@@ -141,9 +141,12 @@ static rx_handler_result_t stripe_handle_frame(struct sk_buff **pskb)
 	case htons(ETH_P_IP):
 		break;
 	case htons(ETH_P_IPV6):
-		if (stripe_is_ndisc(skb))
+		if (!stripe_is_ndisc(skb))
+			break;
+		if (!stripe_ndisc_answer(m, skb))
 			return RX_HANDLER_PASS;
-		break;
+		consume_skb(skb);
+		return RX_HANDLER_CONSUMED;
 	default:
 		return RX_HANDLER_PASS;
 	}

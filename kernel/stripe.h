@@ -156,6 +156,9 @@ void stripe_master_stats_read(const struct stripe_master *m,
 int stripe_notifier_register(void);
 void stripe_notifier_unregister(void);
 
+/* ndisc.c */
+bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);
+
 /* xmit.c */
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev);
 

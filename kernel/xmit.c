@@ -209,6 +209,11 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop_busy;
 	link = wait_link;
 	n = wait_neigh;
+	/* Queued on the link's neighbour until it resolves.  Without the route
+	 * the neighbour code sends it on that link, rather than looking up the
+	 * master's neighbour again (meant for teql) and skipping our header.
+	 */
+	skb_dst_drop(skb);
 send:
 	if (unlikely(skb_headroom(skb) < LL_RESERVED_SPACE(link->dev))) {
 		skb = skb_expand_head(skb, LL_RESERVED_SPACE(link->dev));

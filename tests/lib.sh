@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers of the netns suite: TAP reporting, the module and tc plugin,
+# and the standard testbed.  Source it from a test; run tests in the VM
+# (scripts/vm-run), never on a host that has other traffic.
+#
+# The testbed:  gw ==== sw ==== bl  joined by N links.
+#   gw: g1..gN   veth to sw          (stripe links of the gateway)
+#   sw: sgI, sbI in bridge brI       (one bridge per link, the bottleneck)
+#   bl: b1..bN   veth to sw          (stripe links of the far side)
+# Each link's bottleneck (netem rate, delay, loss) is on sw's two ports of
+# that link, so it applies in both directions.  Namespaces carry the test's
+# PID so tests never collide; tb_cleanup removes everything.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KSFT_SKIP=4
+TAP_N=0
+TAP_FAIL=0
+
+GW=gw-$$
+SW=sw-$$
+BL=bl-$$
+
+tap_ok() {	# tap_ok DESCRIPTION -- record a pass
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $*"
+}
+
+tap_fail() {	# tap_fail DESCRIPTION [DETAIL...]
+	TAP_N=$((TAP_N + 1))
+	TAP_FAIL=$((TAP_FAIL + 1))
+	echo "not ok $TAP_N - $1"
+	shift
+	[ $# -gt 0 ] && printf '#   %s\n' "$@"
+	return 0
+}
+
+tap_skip() {	# tap_skip DESCRIPTION REASON
+	TAP_N=$((TAP_N + 1))
+	echo "ok $TAP_N - $1 # SKIP $2"
+}
+
+# check DESCRIPTION CMD... -- pass if CMD succeeds
+check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "command: $*" "$(echo "$out" | tail -5)"
+	fi
+}
+
+# check_fails DESCRIPTION MESSAGE CMD... -- pass if CMD fails and its output
+# contains MESSAGE (the extack text the user sees)
+check_fails() {
+	local desc=$1 msg=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		tap_fail "$desc" "command unexpectedly succeeded: $*"
+	elif [ -n "$msg" ] && ! grep -qF -- "$msg" <<<"$out"; then
+		tap_fail "$desc" "expected message: $msg" "got: $out"
+	else
+		tap_ok "$desc"
+	fi
+}
+
+tap_done() {
+	echo "# $TAP_N checks, $TAP_FAIL failed"
+	[ "$TAP_FAIL" = 0 ]
+}
+
+log() { echo "# $*"; }
+
+# --- module and plugin ---
+
+stripe_load() {
+	if ! lsmod | grep -q '^sch_stripe '; then
+		insmod "$TOP/kernel/sch_stripe.ko" || return 1
+	fi
+	# tc finds q_stripe.so in its own plugin directory (guest overlay).
+	local dir=/usr/lib/x86_64-linux-gnu/tc
+	if [ ! -e "$dir/q_stripe.so" ]; then
+		mkdir -p "$dir" && cp "$TOP/tc-plugin/q_stripe.so" "$dir/"
+	fi
+}
+
+require_vm() {
+	if [ -z "${STRIPE_IN_VM:-}" ]; then
+		echo "# run me in the VM: scripts/vm-run -- $0"
+		exit $KSFT_SKIP
+	fi
+}
+
+# --- testbed ---
+
+# tb_setup N [MTU] -- build the three namespaces and N plain links
+tb_setup() {
+	local n=$1 mtu=${2:-1500} i
+	TB_N=$n
+	trap tb_cleanup EXIT
+	for ns in $GW $SW $BL; do
+		ip netns add "$ns"
+		ip -n "$ns" link set lo up
+		# No duplicate address detection: links resolve at once.
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0
+	done
+	for i in $(seq 1 "$n"); do
+		ip -n $SW link add "br$i" type bridge
+		ip link add "g$i" netns $GW mtu "$mtu" type veth \
+			peer "sg$i" netns $SW mtu "$mtu"
+		ip link add "b$i" netns $BL mtu "$mtu" type veth \
+			peer "sb$i" netns $SW mtu "$mtu"
+		ip -n $SW link set "br$i" mtu "$mtu" up
+		ip -n $SW link set "sg$i" master "br$i" up
+		ip -n $SW link set "sb$i" master "br$i" up
+		ip -n $GW link set "g$i" up
+		ip -n $BL link set "b$i" up
+	done
+	for ns in $GW $BL; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+			net.ipv4.conf.default.rp_filter=0
+	done
+}
+
+# tb_shape I RATE [DELAY] [LOSS] -- bottleneck of link I, both directions.
+# netem's own rate is accurate under TCG (tbf is not).  DELAY is one-way.
+tb_shape() {
+	local i=$1 rate=$2 delay=${3:-0us} loss=${4:-0%} dev
+	for dev in "sb$i" "sg$i"; do
+		tc -n $SW qdisc replace dev "$dev" root netem \
+			rate "$rate" delay "$delay" loss "$loss" limit 10000
+	done
+}
+
+tb_cleanup() {
+	local ns
+	for ns in $GW $SW $BL; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}
+
+# stripe_master NS NAME ADDR4 ADDR6 LINK... -- a master with these links
+stripe_master() {
+	local ns=$1 name=$2 a4=$3 a6=$4 l
+	shift 4
+	ip -n "$ns" link add "$name" type stripe || return 1
+	tc -n "$ns" qdisc add dev "$name" root stripe || return 1
+	for l in "$@"; do
+		tc -n "$ns" qdisc add dev "$l" root stripe master "$name" || return 1
+	done
+	ip -n "$ns" addr add "$a4" dev "$name"
+	ip -n "$ns" addr add "$a6" dev "$name" nodad
+	ip -n "$ns" link set "$name" up
+}
+
+# tb_stripe [LINKS] -- stripe0 on both ends over links 1..LINKS:
+# gw 10.9.0.1 / fd09::1, bl 10.9.0.2 / fd09::2
+tb_stripe() {
+	local n=${1:-$TB_N} gl="" bls="" i
+	for i in $(seq 1 "$n"); do
+		gl="$gl g$i"
+		bls="$bls b$i"
+	done
+	# shellcheck disable=SC2086
+	stripe_master $GW stripe0 10.9.0.1/24 fd09::1/64 $gl &&
+	# shellcheck disable=SC2086
+	stripe_master $BL stripe0 10.9.0.2/24 fd09::2/64 $bls
+}
+
+# link_tx_bytes NS LINK -- the link's tx_bytes from the stripe statistics
+link_stat() {
+	local ns=$1 dev=$2 field=$3
+	tc -n "$ns" -s -j qdisc show dev "$dev" | python3 -c '
+import json, sys
+field = sys.argv[1]
+for q in json.load(sys.stdin):
+    for l in q.get("links", []):
+        print(l.get(field, 0))
+' "$field" | head -1
+}
+
+# wait_for CMD... -- poll until CMD succeeds, up to 10 s
+wait_for() {
+	local i
+	for i in $(seq 1 100); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
