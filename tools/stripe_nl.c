@@ -5,7 +5,9 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -14,6 +16,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include "runner.h"
 #include "stripe_nl.h"
 
 struct sp_dump {
@@ -116,4 +119,48 @@ int sp_stripe_read(const char *dev, struct sp_xstats *x, char *err,
 out:
 	mnl_socket_close(nl);
 	return ret;
+}
+
+/* --stripe-dev: a missing device or qdisc is a warning, never fatal. */
+void sp_stripe_begin(const char *dev, struct sp_xstats *before, bool *ok,
+		     char *msg, size_t msglen, bool quiet)
+{
+	*ok = sp_stripe_read(dev, before, msg, msglen) == 0;
+	if (!*ok && !quiet)
+		fprintf(stderr,
+			"stripe-perf: warning: --stripe-dev %s: %s; continuing without per-link counters\n",
+			dev, msg);
+}
+
+void sp_stripe_end(const char *dev, const struct sp_xstats *before,
+		   bool before_ok, const char *before_msg,
+		   struct sp_side *side, bool quiet)
+{
+	struct sp_xstats *after = malloc(sizeof(*after));
+
+	side->stripe_asked = true;
+	snprintf(side->stripe_dev, sizeof(side->stripe_dev), "%s", dev);
+	if (!before_ok) {
+		snprintf(side->stripe_msg, sizeof(side->stripe_msg), "%s",
+			 before_msg);
+		free(after);
+		return;
+	}
+	if (!after) {
+		snprintf(side->stripe_msg, sizeof(side->stripe_msg),
+			 "out of memory");
+		return;
+	}
+	if (sp_stripe_read(dev, after, side->stripe_msg,
+			   sizeof(side->stripe_msg))) {
+		if (!quiet)
+			fprintf(stderr,
+				"stripe-perf: warning: --stripe-dev %s: %s\n",
+				dev, side->stripe_msg);
+		free(after);
+		return;
+	}
+	sp_xstats_delta(before, after, &side->stripe);
+	side->stripe_ok = true;
+	free(after);
 }

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Client: connects, states the test, opens the data streams, runs its side
+ * and prints both sides' results. Every step has a deadline derived from
+ * --connect-timeout, so an unreachable or dead server ends the run.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/tcp.h>
+
+#include "clock.h"
+#include "net.h"
+#include "proto.h"
+#include "report.h"
+#include "runner.h"
+#include "session.h"
+
+#define SP_RESULTS_WAIT_S	10
+
+static void sp_client_ival(struct sp_sess *s, unsigned int k)
+{
+	sp_report_ival(stdout, &s->res, k);
+}
+
+static int sp_expect(struct sp_ctrl *c, const char *verb, struct sp_msg *m,
+		     int64_t deadline, char *err, size_t errlen)
+{
+	int ret = sp_ctrl_recv(c, m, deadline);
+
+	if (ret) {
+		snprintf(err, errlen, "waiting for %s from the server: %s",
+			 verb,
+			 ret == -ETIMEDOUT ? "timed out" :
+			 ret == -ECONNRESET ? "connection closed by server" :
+					      strerror(-ret));
+		return -1;
+	}
+	if (!strcmp(m->verb, "ERROR")) {
+		snprintf(err, errlen, "server refused the test: %s",
+			 sp_msg_get(m, "msg") ?: "no reason given");
+		sp_msg_free(m);
+		return -1;
+	}
+	if (strcmp(m->verb, verb)) {
+		snprintf(err, errlen, "expected %s from the server, got %s",
+			 verb, m->verb);
+		sp_msg_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+/* Open the data path the server agreed to. */
+static int sp_client_streams(struct sp_sess *s, const struct sp_opts *o,
+			     const struct sp_params *p,
+			     const struct sp_addr *peer,
+			     const struct sp_addr *local, unsigned int port,
+			     char *err, size_t errlen)
+{
+	struct sp_addr from = *local, to = *peer;
+	uint8_t greet[SP_GREET_LEN];
+	unsigned int i;
+	int fd;
+
+	sp_addr_set_port(&from, 0);
+	if (s->udp) {
+		if (p->reverse)
+			return 0;	/* bound before PARAMS */
+		sp_addr_set_port(&to, port);
+		for (i = 0; i < s->nstreams; i++) {
+			fd = sp_connect_addr(&to, SOCK_DGRAM, 0, &from,
+					     o->connect_ms, err, errlen);
+			if (fd < 0)
+				return -1;
+			s->st[i].fd = fd;
+		}
+		return 0;
+	}
+	for (i = 0; i < s->nstreams; i++) {
+		fd = sp_connect_addr(&to, SOCK_STREAM,
+				     o->mptcp ? IPPROTO_MPTCP : IPPROTO_TCP,
+				     o->bind ? &from : NULL, o->connect_ms,
+				     err, errlen);
+		if (fd < 0)
+			return -1;
+		s->st[i].fd = fd;
+		sp_greeting_build(greet, p->cookie, i);
+		/* a fresh socket always has room for 24 bytes */
+		if (send(fd, greet, sizeof(greet), MSG_NOSIGNAL) !=
+		    (ssize_t)sizeof(greet)) {
+			snprintf(err, errlen, "stream %u: greeting: %s", i,
+				 strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void sp_client_connected(const struct sp_sess *s,
+				const struct sp_opts *o)
+{
+	struct sp_addr a, b;
+	char la[96], ra[96];
+	unsigned int i;
+
+	if (o->json)
+		return;
+	for (i = 0; i < s->nstreams; i++) {
+		int fd = s->udp && !s->sender ? s->udp_fd : s->st[i].fd;
+
+		if (fd < 0 || sp_local_addr(fd, &a))
+			continue;
+		if (sp_peer_addr(fd, &b))
+			printf("[%3u] local %s, receiving\n", i,
+			       sp_addr_str(&a, la, sizeof(la)));
+		else
+			printf("[%3u] local %s connected to %s\n", i,
+			       sp_addr_str(&a, la, sizeof(la)),
+			       sp_addr_str(&b, ra, sizeof(ra)));
+	}
+	fflush(stdout);
+}
+
+int sp_client_run(const struct sp_opts *o)
+{
+	struct sp_test_info info = { 0 };
+	struct sp_xstats *before = NULL;
+	struct sp_side *remote = NULL;
+	struct sp_addr peer, local;
+	struct sp_sess *s = NULL;
+	struct sp_params p = { 0 };
+	struct sp_ctrl ctrl;
+	struct sp_msg m;
+	struct sp_buf b;
+	char err[256] = "", rerr[256] = "", smsg[160] = "";
+	bool have_remote = false, stripe_ok = false;
+	uint64_t port = 0;
+	int64_t deadline;
+	int fd, one = 1, rc = 1, run;
+
+	sp_ctrl_init(&ctrl, -1);
+	sp_buf_init(&b);
+	s = calloc(1, sizeof(*s));
+	remote = calloc(1, sizeof(*remote));
+	before = calloc(1, sizeof(*before));
+	if (!s || !remote || !before) {
+		fprintf(stderr, "stripe-perf: out of memory\n");
+		goto out;
+	}
+	sp_sess_init(s);
+
+	if (!o->json)
+		printf("Connecting to host %s, port %u\n", o->host, o->port);
+	fflush(stdout);
+	fd = sp_connect_host(o->host, o->port, o->family, o->bind, false,
+			     (int)o->connect_ms, &peer, err, sizeof(err));
+	if (fd < 0)
+		goto out;
+	ctrl.fd = fd;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	sp_local_addr(fd, &local);
+	sp_addr_str(&local, info.local, sizeof(info.local));
+	sp_addr_str(&peer, info.remote, sizeof(info.remote));
+
+	p.version = SP_PROTO_VER;
+	p.udp = o->udp;
+	p.mptcp = o->mptcp;
+	p.reverse = o->reverse;
+	p.streams = o->streams;
+	p.duration = o->duration;
+	p.interval = o->interval;
+	p.len = o->len;
+	p.rate = o->udp ? o->rate : 0;
+	if (getrandom(p.cookie, sizeof(p.cookie), 0) != sizeof(p.cookie)) {
+		snprintf(err, sizeof(err), "getrandom: %s", strerror(errno));
+		goto out;
+	}
+
+	s->server = false;
+	s->sender = !o->reverse;
+	s->udp = o->udp;
+	s->mptcp = o->mptcp;
+	s->nstreams = o->streams;
+	s->duration = o->duration;
+	s->interval = o->interval;
+	s->len = o->len;
+	s->rate = p.rate;
+	s->connect_ms = (int)o->connect_ms;
+	s->ctrl = &ctrl;
+	if (!o->json)
+		s->on_interval = sp_client_ival;
+	if (s->udp && !s->sender) {
+		s->udp_fd = sp_udp_bind_like(&local, err, sizeof(err));
+		if (s->udp_fd < 0)
+			goto out;
+		if (sp_local_addr(s->udp_fd, &local) == 0)
+			p.udp_port = sp_addr_port(&local);
+		sp_local_addr(fd, &local);
+	}
+
+	sp_params_put(&p, &b);
+	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
+	run = sp_ctrl_send(&ctrl, &b, deadline);
+	if (run) {
+		snprintf(err, sizeof(err), "sending the test parameters: %s",
+			 strerror(-run));
+		goto out;
+	}
+	if (sp_expect(&ctrl, "ACCEPT", &m, deadline, err, sizeof(err)))
+		goto out;
+	sp_msg_u64(&m, "udp_port", &port);
+	sp_msg_free(&m);
+	if (s->udp && s->sender && (!port || port > 65535)) {
+		snprintf(err, sizeof(err), "server sent no UDP port");
+		goto out;
+	}
+	if (sp_client_streams(s, o, &p, &peer, &local, (unsigned int)port,
+			      err, sizeof(err)))
+		goto out;
+	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
+	if (sp_expect(&ctrl, "START", &m, deadline, err, sizeof(err)))
+		goto out;
+	sp_msg_free(&m);
+
+	if (o->stripe_dev)
+		sp_stripe_begin(o->stripe_dev, before, &stripe_ok, smsg,
+				sizeof(smsg), false);
+	sp_client_connected(s, o);
+	run = sp_sess_run(s);
+	if (run)
+		snprintf(err, sizeof(err), "%s", s->err);
+	else if (s->err[0])
+		fprintf(stderr, "stripe-perf: warning: %s\n", s->err);
+	if (o->stripe_dev)
+		sp_stripe_end(o->stripe_dev, before, stripe_ok, smsg, &s->res,
+			      false);
+
+	/* the server's side, unless the control channel is gone; after a
+	 * failure tell the server, so it stops and reports at once
+	 */
+	if (run && !strstr(err, "control connection"))
+		sp_send_error(&ctrl, err);
+	if (!run || !strstr(err, "control connection")) {
+		deadline = sp_now_ns() + (run ? 2 : SP_RESULTS_WAIT_S) *
+					 SP_NSEC_PER_SEC;
+		if (!sp_expect(&ctrl, "RESULTS", &m, deadline, rerr,
+			       sizeof(rerr))) {
+			have_remote = sp_side_get(&m, remote) == 0;
+			sp_msg_free(&m);
+		}
+	}
+	if (!run && !have_remote)
+		snprintf(err, sizeof(err), "%s",
+			 rerr[0] ? rerr : "no results from the server");
+	rc = !run && have_remote ? 0 : 1;
+
+	info.server = false;
+	info.udp = o->udp;
+	info.mptcp = o->mptcp;
+	info.reverse = o->reverse;
+	info.streams = o->streams;
+	info.duration = o->duration;
+	info.interval = o->interval;
+	info.len = o->len;
+	info.rate = p.rate;
+	info.family = peer.ss.ss_family;
+	if (o->json)
+		sp_report_json(stdout, &info, &s->res,
+			       have_remote ? remote : NULL, err);
+	else
+		sp_report_human(stdout, &info, &s->res,
+				have_remote ? remote : NULL, NULL);
+out:
+	if (rc && err[0])
+		fprintf(stderr, "stripe-perf: %s\n", err);
+	sp_buf_free(&b);
+	sp_ctrl_close(&ctrl);
+	if (s)
+		sp_sess_free(s);
+	if (remote)
+		sp_side_free(remote);
+	free(s);
+	free(remote);
+	free(before);
+	return rc;
+}

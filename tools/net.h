@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Socket helpers: resolution, bounded connect, listen. All sockets come
+ * back non-blocking.
+ */
+#ifndef SP_NET_H
+#define SP_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+struct sp_addr {
+	struct sockaddr_storage ss;
+	socklen_t len;
+};
+
+int sp_set_nonblock(int fd);
+/* "127.0.0.1 port 5301" / "::1 port 5301" */
+const char *sp_addr_str(const struct sp_addr *a, char *buf, size_t len);
+unsigned int sp_addr_port(const struct sp_addr *a);
+void sp_addr_set_port(struct sp_addr *a, unsigned int port);
+int sp_local_addr(int fd, struct sp_addr *a);
+int sp_peer_addr(int fd, struct sp_addr *a);
+
+/* Connect a stream socket to host:port, trying every address the name
+ * resolves to, within timeout_ms in all. Returns the fd or -1 with err set.
+ */
+int sp_connect_host(const char *host, unsigned int port, int family,
+		    const char *bind, bool mptcp, int timeout_ms,
+		    struct sp_addr *peer, char *err, size_t errlen);
+/* Connect a socket of type/proto to a known address. */
+int sp_connect_addr(const struct sp_addr *to, int type, int proto,
+		    const struct sp_addr *from, int timeout_ms, char *err,
+		    size_t errlen);
+int sp_listen(const char *bind, unsigned int port, int family, bool mptcp,
+	      char *err, size_t errlen);
+/* A UDP socket bound to the address of `like`, on an ephemeral port. */
+int sp_udp_bind_like(const struct sp_addr *like, char *err, size_t errlen);
+
+#endif /* SP_NET_H */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The test protocol on top of the control framing (ctrl.h):
+ *
+ *   client                         server
+ *   PARAMS (what to run)   ->
+ *                          <-      ACCEPT (UDP port) or ERROR (msg)
+ *   data connections, each opening with a greeting (TCP only)
+ *                          <-      START
+ *   ... data phase; the sender ends it with DONE (counts sent) ...
+ *                          <-      RESULTS (the server's side)
+ */
+#ifndef SP_PROTO_H
+#define SP_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctrl.h"
+
+#define SP_PROTO_VER	1
+#define SP_COOKIE_BYTES	16
+#define SP_GREET_LEN	24	/* "SPD1", cookie, stream id (BE) */
+
+struct sp_params {
+	unsigned int version;
+	bool udp;
+	bool mptcp;
+	bool reverse;
+	unsigned int streams;
+	double duration;
+	double interval;
+	uint32_t len;
+	uint64_t rate;
+	unsigned int udp_port;	/* reverse UDP: the client's receive port */
+	uint8_t cookie[SP_COOKIE_BYTES];
+};
+
+void sp_params_put(const struct sp_params *p, struct sp_buf *b);
+/* Validates every field; err names the bad one. */
+int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
+		  size_t errlen);
+
+void sp_greeting_build(uint8_t *out, const uint8_t *cookie, uint32_t id);
+/* 0 and *id on a match; -1 if it is not a greeting for this test */
+int sp_greeting_parse(const uint8_t *in, const uint8_t *cookie,
+		      uint32_t *id);
+
+/* Best-effort ERROR message before closing. */
+void sp_send_error(struct sp_ctrl *c, const char *msg);
+
+#endif /* SP_PROTO_H */

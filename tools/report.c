@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reports. Field names are the interface for scripts: the JSON keys are
+ * listed in Documentation/stripe-perf.1 and must not change meaning.
+ * Bytes are shown in binary units, rates in decimal bit/s.
+ */
+#include <inttypes.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/stripe.h>
+
+#include "json.h"
+#include "report.h"
+
+static const char *sp_fmt_bytes(uint64_t b, char *buf, size_t len)
+{
+	static const char *const unit[] = { "Bytes", "KBytes", "MBytes",
+					    "GBytes", "TBytes" };
+	double v = (double)b;
+	unsigned int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.2f %s" : "%.0f %s", v, unit[u]);
+	return buf;
+}
+
+static const char *sp_fmt_rate(double bps, char *buf, size_t len)
+{
+	static const char *const unit[] = { "bits/sec", "Kbits/sec",
+					    "Mbits/sec", "Gbits/sec",
+					    "Tbits/sec" };
+	unsigned int u = 0;
+
+	while (bps >= 1000 && u < 4) {
+		bps /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.3g %s", bps, unit[u]);
+	return buf;
+}
+
+static double sp_bps(uint64_t bytes, double seconds)
+{
+	return seconds > 0 ? (double)bytes * 8 / seconds : 0;
+}
+
+static double sp_ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
+static void sp_id(char *buf, size_t len, const struct sp_side *s,
+		  unsigned int i)
+{
+	if (s->nstreams == 1)
+		snprintf(buf, len, "[  0]");
+	else if (i >= s->nstreams)
+		snprintf(buf, len, "[SUM]");
+	else
+		snprintf(buf, len, "[%3u]", i);
+}
+
+static void sp_ival_line(FILE *f, const struct sp_side *s,
+			 const struct sp_ival *iv, unsigned int i)
+{
+	char id[16], b[32], r[32];
+	double secs = iv->end - iv->start;
+
+	sp_id(id, sizeof(id), s, i);
+	fprintf(f, "%s %6.2f-%-6.2f sec  %11s  %14s", id, iv->start, iv->end,
+		sp_fmt_bytes(iv->bytes, b, sizeof(b)),
+		sp_fmt_rate(sp_bps(iv->bytes, secs), r, sizeof(r)));
+	if (s->udp)
+		fprintf(f, "  %8" PRIu64 " datagrams", iv->packets);
+	else if (s->sender)
+		fprintf(f, "  retr %-4" PRIu64 " reord %-3" PRIu64
+			" cwnd %-5" PRIu64 " rtt %" PRIu64 " us",
+			iv->retrans, iv->reord_seen, iv->cwnd, iv->rtt_us);
+	fputc('\n', f);
+}
+
+void sp_report_ival(FILE *f, const struct sp_side *s, unsigned int k)
+{
+	unsigned int i;
+
+	if (k == 0)
+		fprintf(f, "[ ID] Interval           Transfer     Bitrate\n");
+	if (s->nstreams > 1)
+		for (i = 0; i < s->nstreams; i++)
+			sp_ival_line(f, s, &s->iv[k * s->ivw + i], i);
+	sp_ival_line(f, s, &s->iv[k * s->ivw + s->ivw - 1], s->nstreams);
+	fflush(f);
+}
+
+static void sp_hist_text(FILE *f, const uint64_t *h)
+{
+	unsigned int b;
+	uint64_t lo, hi;
+
+	for (b = 0; b < SP_HIST_N; b++) {
+		if (!h[b])
+			continue;
+		lo = sp_hist_lo(b);
+		hi = sp_hist_hi(b);
+		if (hi == UINT64_MAX)
+			fprintf(f, " >%" PRIu64 ":%" PRIu64, lo - 1, h[b]);
+		else if (lo == hi)
+			fprintf(f, " %" PRIu64 ":%" PRIu64, lo, h[b]);
+		else
+			fprintf(f, " %" PRIu64 "-%" PRIu64 ":%" PRIu64, lo, hi,
+				h[b]);
+	}
+	fputc('\n', f);
+}
+
+static void sp_udp_text(FILE *f, const struct sp_udp_stats *u)
+{
+	unsigned int n;
+
+	fprintf(f, "      datagrams: %" PRIu64 " sent, %" PRIu64
+		" received, %" PRIu64 " lost (%.3f%%), %" PRIu64
+		" duplicate, %" PRIu64 " corrupt\n",
+		u->sent, u->received, u->lost,
+		100 * sp_ratio(u->lost, u->sent), u->dup, u->corrupt);
+	fprintf(f, "      reordering (RFC 4737): %" PRIu64
+		" reordered (%.3f%%), max extent %" PRIu64 ", n-reordering",
+		u->reordered, 100 * sp_ratio(u->reordered, u->received),
+		u->max_extent);
+	for (n = 1; n <= 3 || (n <= SP_NREORD_MAX && u->nreord[n]); n++)
+		fprintf(f, " %u:%" PRIu64, n, u->nreord[n]);
+	fputc('\n', f);
+	if (u->reordered) {
+		fprintf(f, "      extent histogram:");
+		sp_hist_text(f, u->extent);
+	}
+	fprintf(f, "      reorder buffer occupancy (RFC 5236 RBD):");
+	sp_hist_text(f, u->rbd);
+	fprintf(f, "      one-way delay: min %.1f p50 %.1f p90 %.1f p99 %.1f max %.1f us, jitter %.1f us\n",
+		u->owd_min_us, u->owd_p50_us, u->owd_p90_us, u->owd_p99_us,
+		u->owd_max_us, u->jitter_us);
+	if (u->owd_negative)
+		fprintf(f, "      warning: %" PRIu64
+			" datagrams arrived before they were sent: clocks differ\n",
+			u->owd_negative);
+}
+
+static void sp_side_line(FILE *f, const struct sp_side *s,
+			 const struct sp_stream_res *r, unsigned int i)
+{
+	char id[16], b[32], rt[32];
+	const struct sp_tcp_stats *t = &r->tcp;
+
+	sp_id(id, sizeof(id), s, i);
+	fprintf(f, "%s %6.2f-%-6.2f sec  %11s  %14s  %-8s (%s)", id, 0.0,
+		r->seconds, sp_fmt_bytes(r->bytes, b, sizeof(b)),
+		sp_fmt_rate(sp_bps(r->bytes, r->seconds), rt, sizeof(rt)),
+		s->sender ? "sender" : "receiver",
+		s->server ? "server" : "client");
+	if (!s->udp && t->valid && s->sender)
+		fprintf(f, "  retr %" PRIu64 " reord %" PRIu64 "/%" PRIu64
+			" rtt %" PRIu64 " us cwnd %" PRIu64, t->total_retrans,
+			t->reord_seen, t->reordering, t->rtt_us, t->cwnd);
+	if (!s->udp && t->valid && !s->sender)
+		fprintf(f, "  ooo %" PRIu64, t->rcv_ooopack);
+	if (t->mptcp)
+		fprintf(f, "  mptcp %s%" PRIu64 " subflows",
+			t->mptcp_fallback ? "FALLBACK " : "",
+			t->mptcp_subflows);
+	fputc('\n', f);
+}
+
+static void sp_side_text(FILE *f, const struct sp_side *s)
+{
+	unsigned int i;
+	char b[32];
+
+	if (s->nstreams > 1)
+		for (i = 0; i < s->nstreams; i++)
+			sp_side_line(f, s, &s->st[i], i);
+	sp_side_line(f, s, &s->sum, s->nstreams);
+	if (s->sender)
+		return;
+	if (s->udp)
+		sp_udp_text(f, &s->sum.udp);
+	else
+		fprintf(f, "      integrity: %s, %" PRIu64
+			" corrupt bytes in %s\n",
+			s->sum.corrupt_bytes ? "FAILED" : "ok",
+			s->sum.corrupt_bytes,
+			sp_fmt_bytes(s->sum.bytes, b, sizeof(b)));
+}
+
+static void sp_flags_text(char *buf, size_t len, uint32_t fl)
+{
+	snprintf(buf, len, "%s%s%s", fl & STRIPE_LINK_F_UP ? "up" : "down",
+		 fl & STRIPE_LINK_F_CARRIER ? ",carrier" : "",
+		 fl & STRIPE_LINK_F_ACTIVE ? ",active" : "");
+}
+
+static void sp_stripe_text(FILE *f, const struct sp_side *s)
+{
+	const struct sp_xstats *x = &s->stripe;
+	const struct sp_xlink *l;
+	uint64_t tx = 0, rx = 0;
+	char b[32], b2[32], fl[40];
+	unsigned int i;
+
+	if (!s->stripe_asked)
+		return;
+	fprintf(f, "stripe counters on %s (%s):", s->stripe_dev,
+		s->server ? "server" : "client");
+	if (!s->stripe_ok) {
+		fprintf(f, " unavailable: %s\n", s->stripe_msg);
+		return;
+	}
+	fprintf(f, " %s %s, %u links, %u active, change during the test\n",
+		x->role == STRIPE_ROLE_LINK ? "link of" : "master",
+		x->master.name[0] ? x->master.name : s->stripe_dev,
+		x->master.links, x->master.active);
+	for (i = 0; i < x->nlinks; i++) {
+		tx += x->link[i].tx_bytes;
+		rx += x->link[i].rx_bytes;
+	}
+	fprintf(f, "  %-16s tx %11s %10" PRIu64 " pkts  rx %11s %10" PRIu64
+		" pkts  busy %" PRIu64 " drops %" PRIu64 "\n", "master",
+		sp_fmt_bytes(x->master.tx_bytes, b, sizeof(b)),
+		x->master.tx_packets,
+		sp_fmt_bytes(x->master.rx_bytes, b2, sizeof(b2)),
+		x->master.rx_packets, x->master.tx_busy, x->master.tx_drops);
+	for (i = 0; i < x->nlinks; i++) {
+		l = &x->link[i];
+		sp_flags_text(fl, sizeof(fl), l->flags);
+		fprintf(f, "  %-16s tx %11s %10" PRIu64
+			" pkts (%5.1f%%)  rx %11s (%5.1f%%)  weight %u %s  busy %"
+			PRIu64 " drops %" PRIu64 " neigh_fail %" PRIu64 "\n",
+			l->name[0] ? l->name : "?",
+			sp_fmt_bytes(l->tx_bytes, b, sizeof(b)), l->tx_packets,
+			100 * sp_ratio(l->tx_bytes, tx),
+			sp_fmt_bytes(l->rx_bytes, b2, sizeof(b2)),
+			100 * sp_ratio(l->rx_bytes, rx), l->weight, fl,
+			l->tx_busy, l->tx_drops, l->neigh_fail);
+	}
+	if (x->truncated)
+		fprintf(f, "  (%u more links not shown)\n", x->truncated);
+}
+
+void sp_report_human(FILE *f, const struct sp_test_info *t,
+		     const struct sp_side *local, const struct sp_side *remote,
+		     const char *error)
+{
+	const struct sp_side *snd, *rcv;
+
+	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	fprintf(f, "[ ID] Interval           Transfer     Bitrate\n");
+	snd = local && local->sender ? local : remote;
+	rcv = local && !local->sender ? local : remote;
+	if (snd)
+		sp_side_text(f, snd);
+	if (rcv)
+		sp_side_text(f, rcv);
+	if (local)
+		sp_stripe_text(f, local);
+	if (remote)
+		sp_stripe_text(f, remote);
+	if (error && *error)
+		fprintf(f, "error: %s\n", error);
+	(void)t;
+	fflush(f);
+}
+
+/* ---- JSON ---- */
+
+static void sp_json_hist(struct sp_json *j, const char *key,
+			 const uint64_t *h)
+{
+	unsigned int b;
+	uint64_t hi;
+
+	sp_json_arr_begin(j, key);
+	for (b = 0; b < SP_HIST_N; b++) {
+		if (!h[b])
+			continue;
+		hi = sp_hist_hi(b);
+		sp_json_obj_begin(j, NULL);
+		sp_json_u64(j, "min", sp_hist_lo(b));
+		if (hi == UINT64_MAX)
+			sp_json_null(j, "max");
+		else
+			sp_json_u64(j, "max", hi);
+		sp_json_u64(j, "count", h[b]);
+		sp_json_obj_end(j);
+	}
+	sp_json_arr_end(j);
+}
+
+static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u)
+{
+	unsigned int n;
+
+	sp_json_obj_begin(j, "udp");
+	sp_json_u64(j, "sent", u->sent);
+	sp_json_u64(j, "received", u->received);
+	sp_json_u64(j, "lost", u->lost);
+	sp_json_dbl(j, "loss_ratio", sp_ratio(u->lost, u->sent));
+	sp_json_u64(j, "duplicates", u->dup);
+	sp_json_u64(j, "corrupt", u->corrupt);
+	sp_json_u64(j, "reordered", u->reordered);
+	sp_json_dbl(j, "reordered_ratio", sp_ratio(u->reordered, u->received));
+	sp_json_u64(j, "max_extent", u->max_extent);
+	sp_json_hist(j, "extent_hist", u->extent);
+	sp_json_arr_begin(j, "n_reordering");
+	for (n = 1; n <= SP_NREORD_MAX; n++) {
+		if (n > 3 && !u->nreord[n])
+			break;
+		sp_json_obj_begin(j, NULL);
+		sp_json_u64(j, "n", n);
+		sp_json_u64(j, "count", u->nreord[n]);
+		sp_json_dbl(j, "ratio", sp_ratio(u->nreord[n], u->received));
+		sp_json_obj_end(j);
+	}
+	sp_json_arr_end(j);
+	sp_json_hist(j, "degree_hist", u->degree);
+	sp_json_hist(j, "rbd_hist", u->rbd);
+	sp_json_u64(j, "rbd_max", u->rbd_max);
+	sp_json_u64(j, "rbd_lost", u->rbd_lost);
+	sp_json_u64(j, "rbd_late", u->rbd_late);
+	sp_json_obj_begin(j, "owd_us");
+	sp_json_u64(j, "count", u->owd_count);
+	sp_json_dbl(j, "min", u->owd_min_us);
+	sp_json_dbl(j, "mean", u->owd_mean_us);
+	sp_json_dbl(j, "p50", u->owd_p50_us);
+	sp_json_dbl(j, "p90", u->owd_p90_us);
+	sp_json_dbl(j, "p99", u->owd_p99_us);
+	sp_json_dbl(j, "max", u->owd_max_us);
+	sp_json_u64(j, "negative", u->owd_negative);
+	sp_json_obj_end(j);
+	sp_json_dbl(j, "jitter_us", u->jitter_us);
+	sp_json_obj_end(j);
+}
+
+static void sp_json_tcp(struct sp_json *j, const struct sp_tcp_stats *t)
+{
+	sp_json_obj_begin(j, "tcp");
+	sp_json_u64(j, "retransmits", t->total_retrans);
+	sp_json_u64(j, "bytes_retrans", t->bytes_retrans);
+	sp_json_u64(j, "reordering", t->reordering);
+	sp_json_u64(j, "reord_seen", t->reord_seen);
+	sp_json_u64(j, "dsack_dups", t->dsack_dups);
+	sp_json_u64(j, "rcv_ooopack", t->rcv_ooopack);
+	sp_json_u64(j, "lost", t->lost);
+	sp_json_u64(j, "rtt_us", t->rtt_us);
+	sp_json_u64(j, "rttvar_us", t->rttvar_us);
+	sp_json_u64(j, "min_rtt_us", t->min_rtt_us);
+	sp_json_u64(j, "cwnd", t->cwnd);
+	sp_json_u64(j, "mss", t->mss);
+	sp_json_u64(j, "pmtu", t->pmtu);
+	if (t->mptcp) {
+		sp_json_u64(j, "mptcp_subflows", t->mptcp_subflows);
+		sp_json_bool(j, "mptcp_fallback", t->mptcp_fallback != 0);
+	}
+	sp_json_obj_end(j);
+}
+
+static void sp_json_stream(struct sp_json *j, const struct sp_side *s,
+			   const struct sp_stream_res *r, const char *key)
+{
+	sp_json_obj_begin(j, key);
+	sp_json_u64(j, "id", r->id);
+	sp_json_dbl(j, "seconds", r->seconds);
+	sp_json_u64(j, "bytes", r->bytes);
+	sp_json_dbl(j, "bits_per_second", sp_bps(r->bytes, r->seconds));
+	if (s->udp)
+		sp_json_u64(j, "packets", r->packets);
+	else
+		sp_json_u64(j, "corrupt_bytes", r->corrupt_bytes);
+	if (r->first_corrupt)
+		sp_json_u64(j, "first_corrupt_offset", r->first_corrupt - 1);
+	if (!s->udp && r->tcp.valid)
+		sp_json_tcp(j, &r->tcp);
+	if (s->udp && !s->sender)
+		sp_json_udp(j, &r->udp);
+	sp_json_obj_end(j);
+}
+
+static void sp_json_ival(struct sp_json *j, const struct sp_side *s,
+			 const struct sp_ival *iv, int id)
+{
+	sp_json_obj_begin(j, NULL);
+	if (id >= 0)
+		sp_json_u64(j, "id", (uint64_t)id);
+	sp_json_dbl(j, "start", iv->start);
+	sp_json_dbl(j, "end", iv->end);
+	sp_json_u64(j, "bytes", iv->bytes);
+	sp_json_dbl(j, "bits_per_second",
+		    sp_bps(iv->bytes, iv->end - iv->start));
+	if (s->udp) {
+		sp_json_u64(j, "packets", iv->packets);
+	} else {
+		sp_json_u64(j, "retransmits", iv->retrans);
+		sp_json_u64(j, "reord_seen", iv->reord_seen);
+		sp_json_u64(j, "rtt_us", iv->rtt_us);
+		sp_json_u64(j, "cwnd", iv->cwnd);
+	}
+}
+
+static void sp_json_intervals(struct sp_json *j, const struct sp_side *s)
+{
+	unsigned int k, i;
+	const struct sp_ival *row;
+
+	sp_json_arr_begin(j, "intervals");
+	for (k = 0; k < s->niv; k++) {
+		row = &s->iv[k * s->ivw];
+		sp_json_ival(j, s, &row[s->ivw - 1], -1);
+		if (s->ivw > 1) {
+			sp_json_arr_begin(j, "streams");
+			for (i = 0; i + 1 < s->ivw; i++) {
+				sp_json_ival(j, s, &row[i], (int)i);
+				sp_json_obj_end(j);
+			}
+			sp_json_arr_end(j);
+		}
+		sp_json_obj_end(j);
+	}
+	sp_json_arr_end(j);
+}
+
+static void sp_json_stripe(struct sp_json *j, const char *key,
+			   const struct sp_side *s)
+{
+	const struct sp_xstats *x = &s->stripe;
+	const struct sp_xlink *l;
+	uint64_t tx = 0, rx = 0;
+	unsigned int i;
+
+	sp_json_obj_begin(j, key);
+	sp_json_str(j, "device", s->stripe_dev);
+	sp_json_str(j, "host", s->server ? "server" : "client");
+	sp_json_bool(j, "ok", s->stripe_ok);
+	if (s->stripe_msg[0])
+		sp_json_str(j, "message", s->stripe_msg);
+	if (!s->stripe_ok) {
+		sp_json_obj_end(j);
+		return;
+	}
+	sp_json_str(j, "role", x->role == STRIPE_ROLE_LINK ? "link" :
+							    "master");
+	sp_json_obj_begin(j, "master");
+	sp_json_str(j, "name", x->master.name);
+	sp_json_u64(j, "links", x->master.links);
+	sp_json_u64(j, "active", x->master.active);
+	sp_json_u64(j, "tx_packets", x->master.tx_packets);
+	sp_json_u64(j, "tx_bytes", x->master.tx_bytes);
+	sp_json_u64(j, "tx_busy", x->master.tx_busy);
+	sp_json_u64(j, "tx_drops", x->master.tx_drops);
+	sp_json_u64(j, "rx_packets", x->master.rx_packets);
+	sp_json_u64(j, "rx_bytes", x->master.rx_bytes);
+	sp_json_obj_end(j);
+	for (i = 0; i < x->nlinks; i++) {
+		tx += x->link[i].tx_bytes;
+		rx += x->link[i].rx_bytes;
+	}
+	sp_json_arr_begin(j, "links");
+	for (i = 0; i < x->nlinks; i++) {
+		l = &x->link[i];
+		sp_json_obj_begin(j, NULL);
+		sp_json_str(j, "name", l->name);
+		sp_json_u64(j, "ifindex", l->ifindex);
+		sp_json_u64(j, "weight", l->weight);
+		sp_json_u64(j, "flags", l->flags);
+		sp_json_u64(j, "tx_packets", l->tx_packets);
+		sp_json_u64(j, "tx_bytes", l->tx_bytes);
+		sp_json_dbl(j, "tx_share", sp_ratio(l->tx_bytes, tx));
+		sp_json_u64(j, "tx_busy", l->tx_busy);
+		sp_json_u64(j, "tx_drops", l->tx_drops);
+		sp_json_u64(j, "neigh_fail", l->neigh_fail);
+		sp_json_u64(j, "rx_packets", l->rx_packets);
+		sp_json_u64(j, "rx_bytes", l->rx_bytes);
+		sp_json_dbl(j, "rx_share", sp_ratio(l->rx_bytes, rx));
+		sp_json_obj_end(j);
+	}
+	sp_json_arr_end(j);
+	sp_json_u64(j, "links_truncated", x->truncated);
+	sp_json_obj_end(j);
+}
+
+static void sp_json_side(struct sp_json *j, const char *key,
+			 const struct sp_side *s)
+{
+	unsigned int i;
+
+	sp_json_obj_begin(j, key);
+	sp_json_str(j, "host", s->server ? "server" : "client");
+	sp_json_str(j, "role", s->sender ? "sender" : "receiver");
+	sp_json_dbl(j, "seconds", s->seconds);
+	sp_json_u64(j, "bytes", s->sum.bytes);
+	sp_json_dbl(j, "bits_per_second", sp_bps(s->sum.bytes, s->seconds));
+	sp_json_arr_begin(j, "streams");
+	for (i = 0; i < s->nstreams; i++)
+		sp_json_stream(j, s, &s->st[i], NULL);
+	sp_json_arr_end(j);
+	sp_json_stream(j, s, &s->sum, "total");
+	sp_json_intervals(j, s);
+	sp_json_obj_end(j);
+}
+
+/* The numbers a benchmark wants, whichever end sent. */
+static void sp_json_summary(struct sp_json *j, const struct sp_test_info *t,
+			    const struct sp_side *snd,
+			    const struct sp_side *rcv)
+{
+	const struct sp_tcp_stats *st = snd ? &snd->sum.tcp : NULL;
+	uint64_t corrupt;
+
+	sp_json_obj_begin(j, "summary");
+	sp_json_str(j, "protocol", t->udp ? "udp" : t->mptcp ? "mptcp" :
+							       "tcp");
+	if (snd) {
+		sp_json_dbl(j, "sender_seconds", snd->seconds);
+		sp_json_u64(j, "sent_bytes", snd->sum.bytes);
+		sp_json_dbl(j, "sender_bits_per_second",
+			    sp_bps(snd->sum.bytes, snd->seconds));
+	}
+	if (rcv) {
+		sp_json_dbl(j, "receiver_seconds", rcv->seconds);
+		sp_json_u64(j, "received_bytes", rcv->sum.bytes);
+		sp_json_dbl(j, "goodput_bps",
+			    sp_bps(rcv->sum.bytes, rcv->seconds));
+	}
+	if (!t->udp && st && st->valid) {
+		sp_json_u64(j, "retransmits", st->total_retrans);
+		sp_json_u64(j, "reord_seen", st->reord_seen);
+		sp_json_u64(j, "reordering", st->reordering);
+		sp_json_u64(j, "dsack_dups", st->dsack_dups);
+		sp_json_u64(j, "rtt_us", st->rtt_us);
+		sp_json_u64(j, "min_rtt_us", st->min_rtt_us);
+		sp_json_u64(j, "cwnd", st->cwnd);
+	}
+	if (!t->udp && rcv && rcv->sum.tcp.valid)
+		sp_json_u64(j, "rcv_ooopack", rcv->sum.tcp.rcv_ooopack);
+	if (rcv) {
+		corrupt = t->udp ? rcv->sum.udp.corrupt :
+				   rcv->sum.corrupt_bytes;
+		sp_json_u64(j, t->udp ? "corrupt_datagrams" : "corrupt_bytes",
+			    corrupt);
+		/* complete: every byte sent arrived, and intact */
+		sp_json_bool(j, "integrity_ok", !corrupt &&
+			     (t->udp ? !rcv->sum.udp.lost &&
+				       !rcv->sum.udp.dup :
+				       !snd || snd->sum.bytes ==
+						       rcv->sum.bytes));
+		if (t->udp)
+			sp_json_udp(j, &rcv->sum.udp);
+	}
+	sp_json_obj_end(j);
+}
+
+void sp_report_json(FILE *f, const struct sp_test_info *t,
+		    const struct sp_side *local, const struct sp_side *remote,
+		    const char *error)
+{
+	const struct sp_side *snd, *rcv;
+	struct sp_json j;
+
+	snd = local && local->sender ? local : remote;
+	rcv = local && !local->sender ? local : remote;
+	if (snd && !snd->sender)
+		snd = NULL;
+	if (rcv && rcv->sender)
+		rcv = NULL;
+
+	sp_json_init(&j, f);
+	sp_json_obj_begin(&j, NULL);
+	sp_json_str(&j, "tool", "stripe-perf");
+	sp_json_str(&j, "version", SP_VERSION);
+	sp_json_obj_begin(&j, "start");
+	sp_json_str(&j, "host", t->server ? "server" : "client");
+	sp_json_str(&j, "local", t->local);
+	sp_json_str(&j, "remote", t->remote);
+	sp_json_str(&j, "family", t->family == AF_INET6 ? "ipv6" : "ipv4");
+	sp_json_str(&j, "protocol", t->udp ? "udp" : "tcp");
+	sp_json_bool(&j, "mptcp", t->mptcp);
+	sp_json_bool(&j, "reverse", t->reverse);
+	sp_json_u64(&j, "streams", t->streams);
+	sp_json_dbl(&j, "duration", t->duration);
+	sp_json_dbl(&j, "interval", t->interval);
+	sp_json_u64(&j, "length", t->len);
+	sp_json_u64(&j, "bitrate", t->udp ? t->rate : 0);
+	sp_json_obj_end(&j);
+	if (local)
+		sp_json_side(&j, "local", local);
+	if (remote)
+		sp_json_side(&j, "remote", remote);
+	sp_json_summary(&j, t, snd, rcv);
+	if (local && local->stripe_asked)
+		sp_json_stripe(&j, "stripe", local);
+	if (remote && remote->stripe_asked)
+		sp_json_stripe(&j, "remote_stripe", remote);
+	if (error && *error)
+		sp_json_str(&j, "error", error);
+	sp_json_obj_end(&j);
+	sp_json_finish(&j);
+}

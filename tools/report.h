@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Output: human text (default) and JSON (-J) from the same results. */
+#ifndef SP_REPORT_H
+#define SP_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "results.h"
+
+#define SP_VERSION	"1.0"
+
+struct sp_test_info {
+	bool server;		/* this process */
+	bool udp;
+	bool mptcp;
+	bool reverse;
+	unsigned int streams;
+	double duration;
+	double interval;
+	uint32_t len;
+	uint64_t rate;
+	int family;
+	char local[96];		/* control connection, this end */
+	char remote[96];
+};
+
+/* One interval of a side, as it happens (human mode). */
+void sp_report_ival(FILE *f, const struct sp_side *s, unsigned int k);
+void sp_report_human(FILE *f, const struct sp_test_info *t,
+		     const struct sp_side *local, const struct sp_side *remote,
+		     const char *error);
+void sp_report_json(FILE *f, const struct sp_test_info *t,
+		    const struct sp_side *local, const struct sp_side *remote,
+		    const char *error);
+
+#endif /* SP_REPORT_H */

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Server: one test at a time. A client that goes silent costs at most
+ * --connect-timeout per setup step, and the data phase has its own hard
+ * deadline, so the server never waits forever on a dead client. Clients
+ * arriving during a test are told the server is busy.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/tcp.h>
+
+#include "clock.h"
+#include "net.h"
+#include "proto.h"
+#include "report.h"
+#include "runner.h"
+#include "session.h"
+
+struct sp_pending {
+	int fd;
+	unsigned int got;
+	uint8_t buf[SP_GREET_LEN];
+};
+
+static void sp_server_ival(struct sp_sess *s, unsigned int k)
+{
+	sp_report_ival(stdout, &s->res, k);
+}
+
+static void sp_log(const struct sp_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Progress goes to stdout in text mode, to stderr with -J so stdout
+ * stays one JSON document per test.
+ */
+static void sp_log(const struct sp_opts *o, const char *fmt, ...)
+{
+	FILE *f = o->json ? stderr : stdout;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fflush(f);
+}
+
+/* Accept the client's data connections until every stream has greeted.
+ * Anything else that connects meanwhile is told the server is busy.
+ */
+static int sp_accept_streams(struct sp_sess *s, int lfd,
+			     const struct sp_params *p, int64_t deadline,
+			     char *err, size_t errlen)
+{
+	static const char busy[] =
+		"ERROR\nmsg server busy: a test is running\n\n";
+	struct sp_pending pend[SP_MAX_STREAMS];
+	struct pollfd pfd[SP_MAX_STREAMS + 2];
+	unsigned int npend = 0, have = 0, i, np;
+	int64_t left;
+	uint32_t id;
+	ssize_t n;
+	int fd, ret = -1;
+
+	while (have < s->nstreams) {
+		left = deadline - sp_now_ns();
+		if (left <= 0) {
+			snprintf(err, errlen,
+				 "only %u of %u data connections arrived in time",
+				 have, s->nstreams);
+			goto out;
+		}
+		np = 0;
+		pfd[np].fd = lfd;
+		pfd[np++].events = POLLIN;
+		pfd[np].fd = s->ctrl->fd;
+		pfd[np++].events = POLLIN;
+		for (i = 0; i < npend; i++) {
+			pfd[np].fd = pend[i].fd;
+			pfd[np++].events = POLLIN;
+		}
+		if (poll(pfd, np, (int)(left / SP_NSEC_PER_MSEC) + 1) < 0 &&
+		    errno != EINTR) {
+			snprintf(err, errlen, "poll: %s", strerror(errno));
+			goto out;
+		}
+		if (sp_interrupted) {
+			snprintf(err, errlen, "interrupted");
+			goto out;
+		}
+		if (pfd[1].revents) {
+			snprintf(err, errlen,
+				 "client closed the control connection during setup");
+			goto out;
+		}
+		/* greetings first: their slots free before new accepts */
+		for (i = npend; i-- > 0;) {
+			struct sp_pending *pp = &pend[i];
+
+			if (!pfd[2 + i].revents)
+				continue;
+			n = recv(pp->fd, pp->buf + pp->got,
+				 SP_GREET_LEN - pp->got, MSG_DONTWAIT);
+			if (n < 0 && errno == EAGAIN)
+				continue;
+			if (n > 0)
+				pp->got += (unsigned int)n;
+			if (n > 0 && pp->got < SP_GREET_LEN &&
+			    !memcmp(pp->buf, "SPD1", pp->got < 4 ? pp->got : 4))
+				continue;
+			if (n > 0 && pp->got == SP_GREET_LEN &&
+			    !sp_greeting_parse(pp->buf, p->cookie, &id) &&
+			    id < s->nstreams && s->st[id].fd < 0) {
+				s->st[id].fd = pp->fd;
+				have++;
+			} else {
+				if (n > 0)
+					send(pp->fd, busy, sizeof(busy) - 1,
+					     MSG_NOSIGNAL | MSG_DONTWAIT);
+				close(pp->fd);
+			}
+			pend[i] = pend[--npend];
+		}
+		if (pfd[0].revents & POLLIN) {
+			fd = accept4(lfd, NULL, NULL,
+				     SOCK_NONBLOCK | SOCK_CLOEXEC);
+			if (fd >= 0 && npend < SP_MAX_STREAMS) {
+				pend[npend].fd = fd;
+				pend[npend++].got = 0;
+			} else if (fd >= 0) {
+				close(fd);
+			}
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i < npend; i++)
+		close(pend[i].fd);
+	return ret;
+}
+
+/* Prepare the data path: UDP sockets, or the TCP data connections. */
+static int sp_server_streams(struct sp_sess *s, int lfd, int cfd,
+			     const struct sp_params *p, unsigned int *udp_port,
+			     char *err, size_t errlen)
+{
+	struct sp_addr local, peer, from;
+	unsigned int i;
+	int fd;
+
+	if (sp_local_addr(cfd, &local) || sp_peer_addr(cfd, &peer)) {
+		snprintf(err, errlen, "control socket address: %s",
+			 strerror(errno));
+		return -1;
+	}
+	*udp_port = 0;
+	if (!s->udp)
+		return 0;
+	if (!s->sender) {
+		s->udp_fd = sp_udp_bind_like(&local, err, errlen);
+		if (s->udp_fd < 0)
+			return -1;
+		if (sp_local_addr(s->udp_fd, &from))
+			return -1;
+		*udp_port = sp_addr_port(&from);
+		return 0;
+	}
+	from = local;
+	sp_addr_set_port(&from, 0);
+	sp_addr_set_port(&peer, p->udp_port);
+	for (i = 0; i < s->nstreams; i++) {
+		fd = sp_connect_addr(&peer, SOCK_DGRAM, 0, &from, 1000, err,
+				     errlen);
+		if (fd < 0)
+			return -1;
+		s->st[i].fd = fd;
+	}
+	(void)lfd;
+	return 0;
+}
+
+static int sp_server_test(const struct sp_opts *o, int lfd, int cfd)
+{
+	struct sp_test_info info = { 0 };
+	struct sp_xstats *before = NULL;
+	struct sp_addr la, ra;
+	struct sp_sess *s = NULL;
+	struct sp_params p;
+	struct sp_ctrl ctrl;
+	struct sp_msg m;
+	struct sp_buf b;
+	char err[256] = "", smsg[160] = "";
+	unsigned int udp_port = 0;
+	bool stripe_ok = false;
+	int64_t deadline;
+	int one = 1, rc = 1, ret;
+	char buf[64];
+
+	sp_ctrl_init(&ctrl, cfd);
+	sp_buf_init(&b);
+	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	sp_local_addr(cfd, &la);
+	sp_peer_addr(cfd, &ra);
+	sp_addr_str(&la, info.local, sizeof(info.local));
+	sp_addr_str(&ra, info.remote, sizeof(info.remote));
+	sp_log(o, "Accepted connection from %s\n", info.remote);
+
+	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
+	ret = sp_ctrl_recv(&ctrl, &m, deadline);
+	if (ret) {
+		snprintf(err, sizeof(err), "no test parameters from %s: %s",
+			 info.remote,
+			 ret == -ETIMEDOUT ? "timed out" : strerror(-ret));
+		goto out;
+	}
+	ret = sp_params_get(&m, &p, err, sizeof(err));
+	sp_msg_free(&m);
+	if (ret) {
+		sp_send_error(&ctrl, err);
+		goto out;
+	}
+
+	s = calloc(1, sizeof(*s));
+	before = calloc(1, sizeof(*before));
+	if (!s || !before) {
+		snprintf(err, sizeof(err), "out of memory");
+		sp_send_error(&ctrl, err);
+		goto out;
+	}
+	sp_sess_init(s);
+	s->server = true;
+	s->sender = p.reverse;
+	s->udp = p.udp;
+	s->mptcp = p.mptcp;
+	s->nstreams = p.streams;
+	s->duration = p.duration;
+	/* the client's interval, or ours when it asked for none */
+	s->interval = p.interval > 0 ? p.interval : 0;
+	s->len = p.len;
+	s->rate = p.rate;
+	s->connect_ms = (int)o->connect_ms;
+	s->ctrl = &ctrl;
+	if (!o->json)
+		s->on_interval = sp_server_ival;
+
+	if (sp_server_streams(s, lfd, cfd, &p, &udp_port, err,
+			      sizeof(err))) {
+		sp_send_error(&ctrl, err);
+		goto out;
+	}
+	sp_msg_begin(&b, "ACCEPT");
+	sp_msg_kv(&b, "udp_port", "%u", udp_port);
+	sp_msg_end(&b);
+	if (sp_ctrl_send(&ctrl, &b, deadline)) {
+		snprintf(err, sizeof(err), "client went away during setup");
+		goto out;
+	}
+	if (!s->udp) {
+		deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
+		if (sp_accept_streams(s, lfd, &p, deadline, err,
+				      sizeof(err))) {
+			sp_send_error(&ctrl, err);
+			goto out;
+		}
+	}
+	sp_log(o, "Test: %u %s stream%s, %s, %.1f s\n", p.streams,
+	       p.mptcp ? "MPTCP" : p.udp ? "UDP" : "TCP",
+	       p.streams > 1 ? "s" : "",
+	       s->sender ? "server sends" : "client sends", p.duration);
+	if (o->stripe_dev)
+		sp_stripe_begin(o->stripe_dev, before, &stripe_ok, smsg,
+				sizeof(smsg), false);
+	sp_msg_begin(&b, "START");
+	sp_msg_end(&b);
+	if (sp_ctrl_send(&ctrl, &b, sp_now_ns() + SP_NSEC_PER_SEC)) {
+		snprintf(err, sizeof(err), "client went away before START");
+		goto out;
+	}
+
+	s->listen_fd = lfd;
+	ret = sp_sess_run(s);
+	if (ret)
+		snprintf(err, sizeof(err), "%s", s->err);
+	if (o->stripe_dev)
+		sp_stripe_end(o->stripe_dev, before, stripe_ok, smsg, &s->res,
+			      false);
+
+	/* our side to the client, then let it close first */
+	if (!ret || !strstr(err, "control connection")) {
+		sp_msg_begin(&b, "RESULTS");
+		sp_side_put(&s->res, &b);
+		sp_msg_end(&b);
+		sp_ctrl_send(&ctrl, &b, sp_now_ns() + 5 * SP_NSEC_PER_SEC);
+		shutdown(cfd, SHUT_WR);
+		deadline = sp_now_ns() + 2 * SP_NSEC_PER_SEC;
+		while (sp_now_ns() < deadline) {
+			struct pollfd pf = { .fd = cfd, .events = POLLIN };
+
+			if (poll(&pf, 1, 100) > 0 &&
+			    recv(cfd, buf, sizeof(buf), MSG_DONTWAIT) == 0)
+				break;
+		}
+	}
+	rc = ret ? 1 : 0;
+
+	info.server = true;
+	info.udp = p.udp;
+	info.mptcp = p.mptcp;
+	info.reverse = p.reverse;
+	info.streams = p.streams;
+	info.duration = p.duration;
+	info.interval = s->interval;
+	info.len = p.len;
+	info.rate = p.rate;
+	info.family = la.ss.ss_family;
+	if (o->json)
+		sp_report_json(stdout, &info, &s->res, NULL, err);
+	else
+		sp_report_human(stdout, &info, &s->res, NULL, err);
+out:
+	if (rc && err[0])
+		fprintf(stderr, "stripe-perf: %s\n", err);
+	sp_buf_free(&b);
+	sp_ctrl_close(&ctrl);
+	if (s)
+		sp_sess_free(s);
+	free(s);
+	free(before);
+	return rc;
+}
+
+int sp_server_run(const struct sp_opts *o)
+{
+	struct pollfd pf;
+	struct sp_addr a;
+	char err[256], abuf[96];
+	int lfd, cfd, rc = 0;
+
+	lfd = sp_listen(o->bind, o->port, o->family, o->mptcp, err,
+			sizeof(err));
+	if (lfd < 0) {
+		fprintf(stderr, "stripe-perf: %s\n", err);
+		return 1;
+	}
+	sp_local_addr(lfd, &a);
+	sp_log(o, "Server listening on %s%s\n",
+	       sp_addr_str(&a, abuf, sizeof(abuf)), o->mptcp ? " (MPTCP)" :
+							      "");
+	for (;;) {
+		pf.fd = lfd;
+		pf.events = POLLIN;
+		if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+			break;
+		if (sp_interrupted)
+			break;
+		cfd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (cfd < 0)
+			continue;
+		rc = sp_server_test(o, lfd, cfd);
+		if (o->one_off || sp_interrupted)
+			break;
+		sp_log(o, "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
+			  "Server listening on %s\n",
+		       sp_addr_str(&a, abuf, sizeof(abuf)));
+	}
+	close(lfd);
+	return rc;
+}

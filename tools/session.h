@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* One test's data phase, shared by client and server: the streams, the
+ * event loop, interval accounting and the final per-side results.
+ */
+#ifndef SP_SESSION_H
+#define SP_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "ctrl.h"
+#include "owd.h"
+#include "reorder.h"
+#include "results.h"
+
+struct sp_stream {
+	int fd;
+	uint32_t id;
+	uint64_t bytes;		/* payload bytes moved */
+	uint64_t packets;	/* UDP datagrams moved */
+	uint64_t iv_bytes;	/* counters at the last interval mark */
+	uint64_t iv_packets;
+	uint64_t iv_retrans;
+	uint64_t iv_reord;
+	bool shut;		/* sender: FIN sent */
+	bool eof;		/* peer's FIN seen */
+	int64_t last_ns;	/* receiver: last data */
+	/* TCP */
+	uint64_t corrupt;	/* bytes differing from the pattern */
+	uint64_t first_bad;	/* offset + 1 of the first */
+	struct sp_tcp_stats ti;
+	/* UDP sender */
+	uint64_t seq;
+	int64_t next_ns;
+	/* UDP receiver */
+	struct sp_reorder ro;
+	struct sp_owd owd;
+	uint64_t bad_dgrams;	/* failed header or pattern check */
+	uint64_t sent;		/* from the sender's DONE */
+	bool sent_known;
+};
+
+struct sp_sess;
+typedef void (*sp_ival_fn)(struct sp_sess *s, unsigned int k);
+
+struct sp_sess {
+	bool server;
+	bool sender;
+	bool udp;
+	bool mptcp;
+	unsigned int nstreams;
+	double duration;
+	double interval;
+	uint32_t len;
+	uint64_t rate;		/* UDP bit/s per stream, 0 = unlimited */
+	int connect_ms;
+	struct sp_ctrl *ctrl;
+	int listen_fd;		/* server: answer "busy" while running */
+	int udp_fd;		/* UDP receiver socket */
+	uint64_t udp_unknown;	/* datagrams for no stream of ours */
+	struct sp_stream st[SP_MAX_STREAMS];
+	int64_t start_ns;
+	struct sp_side res;
+	sp_ival_fn on_interval;
+	void *user;
+	char err[256];
+};
+
+void sp_sess_init(struct sp_sess *s);
+void sp_sess_free(struct sp_sess *s);
+/* Runs from START to the exchange of DONE; fills s->res. 0, or -1 with
+ * s->err set (results gathered so far are still filled in).
+ */
+int sp_sess_run(struct sp_sess *s);
+
+/* tcp.c */
+void sp_tcp_info(int fd, bool mptcp, struct sp_tcp_stats *t);
+int sp_tcp_send(struct sp_sess *s, struct sp_stream *st);
+int sp_tcp_recv(struct sp_sess *s, struct sp_stream *st, uint8_t *buf,
+		size_t buflen, int64_t now);
+
+/* udp.c */
+struct sp_udp_rx;
+int sp_udp_send(struct sp_sess *s, struct sp_stream *st);
+int sp_udp_rx_open(struct sp_udp_rx **rx);
+void sp_udp_rx_close(struct sp_udp_rx *rx);
+int sp_udp_recv(struct sp_sess *s, struct sp_udp_rx *rx);
+void sp_udp_finish(struct sp_sess *s);
+
+#endif /* SP_SESSION_H */
