@@ -144,12 +144,12 @@ static int sp_handle_ctrl(struct sp_sess *s)
 	unsigned int i;
 	uint64_t v;
 	char key[32];
-	int ret, done = 0;
+	int ret;
 
 	for (;;) {
 		ret = sp_ctrl_try(s->ctrl, &m);
 		if (ret == 0)
-			return done;
+			return 0;
 		if (ret < 0) {
 			snprintf(s->err, sizeof(s->err),
 				 "control connection: %s",
@@ -165,7 +165,9 @@ static int sp_handle_ctrl(struct sp_sess *s)
 				s->st[i].sent = v;
 				s->st[i].sent_known = true;
 			}
-			done = 1;
+			/* whatever follows (RESULTS) is for the caller */
+			sp_msg_free(&m);
+			return 1;
 		} else if (!strcmp(m.verb, "ERROR") ||
 			   !strcmp(m.verb, "ABORT")) {
 			snprintf(s->err, sizeof(s->err), "peer aborted: %s",
@@ -431,9 +433,11 @@ int sp_sess_run(struct sp_sess *s)
 			wake = sp_min64(wake, udp_next);
 
 		np = 0;
-		pfd[np].fd = s->ctrl->fd;
-		pfd[np].events = POLLIN;
-		idx[np++] = -1;
+		if (!got_done) {
+			pfd[np].fd = s->ctrl->fd;
+			pfd[np].events = POLLIN;
+			idx[np++] = -1;
+		}
 		if (s->listen_fd >= 0) {
 			pfd[np].fd = s->listen_fd;
 			pfd[np].events = POLLIN;

@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Loopback smoke test for stripe-perf: real client and server over
+# 127.0.0.1 / ::1 only, on ephemeral ports. TAP output; exit 1 on failure.
+#
+#   tests/smoke.sh ./stripe-perf ../Documentation/stripe-perf.1
+
+BIN=${1:-./stripe-perf}
+MAN=${2:-../Documentation/stripe-perf.1}
+T=$(mktemp -d /tmp/stripe-perf-smoke.XXXXXX)
+n=0
+failed=0
+pids=()
+
+cleanup()
+{
+	local p
+
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+		[ -n "$3" ] && sed 's/^/#   /' "$3" | head -20
+	fi
+}
+
+# jcheck FILE PYTHON-EXPRESSION: true if the expression holds for d = JSON
+jcheck()
+{
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$1" "$2" 2>>"$T/jcheck.err"
+}
+
+# start_server NAME ARGS...: sets PORT, appends the pid to pids
+start_server()
+{
+	local name=$1 i
+
+	shift
+	"$BIN" -s -p 0 "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	pids+=($!)
+	PORT=
+	for i in $(seq 50); do
+		PORT=$(sed -n 's/^Server listening on .* port \([0-9]*\).*/\1/p' \
+			"$T/$name.out" "$T/$name.err" 2>/dev/null | head -1)
+		[ -n "$PORT" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# run a command; its exit code in RC, its duration in ms in ELAPSED
+timed()
+{
+	local t0 t1
+
+	t0=$(date +%s%N)
+	"$@"
+	RC=$?
+	t1=$(date +%s%N)
+	ELAPSED=$(((t1 - t0) / 1000000))
+}
+
+# --- flags and documentation ---------------------------------------------
+
+"$BIN" -c 127.0.0.1 -P 0 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- '-P' "$T/err"
+ok $? "bad flag value: exit 2 naming -P" "$T/err"
+
+"$BIN" --no-such-flag >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- '--no-such-flag' "$T/err"
+ok $? "unknown flag: exit 2 naming it" "$T/err"
+
+"$BIN" -h >"$T/usage"
+ok $? "-h prints usage, exit 0"
+
+# every option of the usage text is in the man page, and back
+python3 - "$T/usage" "$MAN" >"$T/opts.diff" 2>&1 <<'PY'
+import re, sys
+tok = re.compile(r'(?<![\w-])(--[a-z][a-z0-9-]*|-[a-zA-Z0-9])(?![\w-])')
+usage = set()
+for line in open(sys.argv[1]):
+    m = re.match(r'\s+(-.*?)(\s{2,}|$)', line)
+    if m:
+        usage |= set(tok.findall(m.group(1)))
+man, lines = set(), open(sys.argv[2]).read().split('\n')
+for i, line in enumerate(lines[:-1]):
+    if line.startswith('.TP') and lines[i + 1].startswith('.B'):
+        man |= set(tok.findall(lines[i + 1].replace('\\-', '-')))
+if not usage or usage != man:
+    print('only in usage:', sorted(usage - man))
+    print('only in man page:', sorted(man - usage))
+    sys.exit(1)
+PY
+ok $? "usage text and man page list the same options" "$T/opts.diff"
+
+# --- loopback runs -----------------------------------------------------------
+
+start_server main -B 127.0.0.1 -i 0
+ok $? "server listens on an ephemeral port ($PORT)" "$T/main.err"
+
+# a second client while the first test runs is told the server is busy
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 2 -J >"$T/tcp.json" 2>"$T/tcp.err" &
+first=$!
+sleep 0.7
+timed "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 >"$T/busy.out" 2>"$T/busy.err"
+[ $RC -eq 1 ] && grep -q busy "$T/busy.err"
+ok $? "second client during a test: exit 1, 'busy'" "$T/busy.err"
+wait $first
+rc=$?
+
+[ $rc -eq 0 ]
+ok $? "TCP 2 s client->server: exit 0" "$T/tcp.err"
+python3 -m json.tool "$T/tcp.json" >/dev/null 2>"$T/json.err"
+ok $? "TCP -J output is valid JSON" "$T/json.err"
+jcheck "$T/tcp.json" 'd["summary"]["corrupt_bytes"] == 0 and
+	d["summary"]["integrity_ok"] and d["summary"]["received_bytes"] > 0
+	and d["summary"]["received_bytes"] == d["summary"]["sent_bytes"]'
+ok $? "TCP: zero corruption, every byte sent was received" "$T/tcp.json"
+jcheck "$T/tcp.json" 'd["local"]["role"] == "sender" and
+	d["remote"]["role"] == "receiver" and
+	"retransmits" in d["summary"] and "rtt_us" in d["summary"] and
+	"reord_seen" in d["summary"] and len(d["local"]["intervals"]) == 2'
+ok $? "TCP: both sides, TCP_INFO fields and 2 intervals reported" \
+	"$T/tcp.json"
+
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 2 -u -b 100M -J >"$T/udp.json" \
+	2>"$T/udp.err"
+ok $? "UDP 2 s at 100 Mbit/s: exit 0" "$T/udp.err"
+python3 -m json.tool "$T/udp.json" >/dev/null 2>"$T/json.err"
+ok $? "UDP -J output is valid JSON" "$T/json.err"
+jcheck "$T/udp.json" 'd["summary"]["udp"]["lost"] == 0 and
+	d["summary"]["udp"]["duplicates"] == 0 and
+	d["summary"]["udp"]["corrupt"] == 0 and
+	d["summary"]["udp"]["received"] == d["summary"]["udp"]["sent"] > 0'
+ok $? "UDP: zero loss, duplicates and corruption on loopback" "$T/udp.json"
+jcheck "$T/udp.json" 'd["summary"]["udp"]["reordered"] == 0 and
+	d["summary"]["udp"]["reordered_ratio"] == 0 and
+	d["summary"]["udp"]["owd_us"]["p99"] > 0'
+ok $? "UDP: zero reordering, one-way delay measured" "$T/udp.json"
+jcheck "$T/udp.json" 'abs(d["summary"]["goodput_bps"] - 100e6) < 5e6'
+ok $? "UDP: receiver goodput within 5% of 100 Mbit/s" "$T/udp.json"
+
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -R -P 2 -J >"$T/rev.json" \
+	2>"$T/rev.err" &&
+	jcheck "$T/rev.json" 'd["summary"]["integrity_ok"] and
+		d["local"]["role"] == "receiver" and
+		len(d["local"]["streams"]) == 2'
+ok $? "TCP -R -P 2: server sends, 2 streams intact" "$T/rev.err"
+
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -R -u -b 50M -J >"$T/revu.json" \
+	2>"$T/revu.err" &&
+	jcheck "$T/revu.json" 'd["summary"]["udp"]["lost"] == 0 and
+		d["summary"]["integrity_ok"]'
+ok $? "UDP -R: no loss, intact" "$T/revu.err"
+
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -u -b 10M -i 0.5 >"$T/human.out" \
+	2>"$T/human.err" && grep -q 'one-way delay' "$T/human.out" &&
+	grep -q '0.50-1.00' "$T/human.out"
+ok $? "human output: intervals and UDP details" "$T/human.out"
+
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --stripe-dev lo -J >"$T/st.json" \
+	2>"$T/st.err" && grep -q 'no stripe qdisc on lo' "$T/st.err" &&
+	jcheck "$T/st.json" 'd["stripe"]["ok"] is False'
+ok $? "--stripe-dev without a stripe qdisc: warning, run continues" \
+	"$T/st.err"
+
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 0.5 --stripe-dev nosuchdev0 \
+	>"$T/st2.out" 2>"$T/st2.err" && grep -q 'not found' "$T/st2.err"
+ok $? "--stripe-dev of a missing device: warning, run continues" \
+	"$T/st2.err"
+
+if [ "$(sysctl -n net.mptcp.enabled 2>/dev/null)" = 1 ]; then
+	start_server mptcp -B 127.0.0.1 --mptcp -1
+	"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --mptcp -J >"$T/mp.json" \
+		2>"$T/mp.err" &&
+		jcheck "$T/mp.json" 'd["summary"]["integrity_ok"] and
+			d["local"]["total"]["tcp"]["mptcp_subflows"] >= 1'
+	ok $? "MPTCP 1 s: intact, subflows reported" "$T/mp.err"
+else
+	n=$((n + 1))
+	echo "ok $n - # SKIP MPTCP disabled (net.mptcp.enabled)"
+fi
+
+if ip -6 addr show dev lo 2>/dev/null | grep -q '::1'; then
+	start_server v6 -B ::1 -1
+	"$BIN" -c ::1 -p "$PORT" -t 1 -6 -J >"$T/v6.json" 2>"$T/v6.err" &&
+		jcheck "$T/v6.json" 'd["summary"]["integrity_ok"] and
+			d["start"]["family"] == "ipv6"'
+	ok $? "TCP over ::1" "$T/v6.err"
+else
+	n=$((n + 1))
+	echo "ok $n - # SKIP no ::1 on lo"
+fi
+
+# --- failures end on time -----------------------------------------------------
+
+# a port nobody listens on: take one from the kernel, then close it
+CLOSED=$(python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+timed "$BIN" -c 127.0.0.1 -p "$CLOSED" -t 1 >"$T/ref.out" 2>"$T/ref.err"
+[ $RC -eq 1 ] && grep -qi 'refused' "$T/ref.err"
+ok $? "connection refused: exit 1 with a clear message" "$T/ref.err"
+
+# a server that accepts and then says nothing
+python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
+print(s.getsockname()[1], flush=True)
+c, _ = s.accept(); time.sleep(8)' >"$T/mute.port" &
+pids+=($!)
+for i in $(seq 50); do
+	[ -s "$T/mute.port" ] && break
+	sleep 0.1
+done
+timed "$BIN" -c 127.0.0.1 -p "$(cat "$T/mute.port")" -t 1 \
+	--connect-timeout 1000 >"$T/mute.out" 2>"$T/mute.err"
+[ $RC -eq 1 ] && grep -q 'timed out' "$T/mute.err" &&
+	[ "$ELAPSED" -lt 4000 ]
+ok $? "silent server: exit 1 after the timeout (${ELAPSED} ms)" "$T/mute.err"
+
+# a client that connects and then says nothing
+start_server dead -B 127.0.0.1 -1 --connect-timeout 1000
+dead=${pids[-1]}
+python3 -c 'import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+time.sleep(6)' "$PORT" &
+pids+=($!)
+timed wait "$dead"
+[ $RC -eq 1 ] && grep -q 'no test parameters' "$T/dead.err" &&
+	[ "$ELAPSED" -lt 4000 ]
+ok $? "silent client: the server gives up after the timeout (${ELAPSED} ms)" \
+	"$T/dead.err"
+
+echo "1..$n"
+echo "smoke: $((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
