@@ -76,9 +76,12 @@ static void sp_ival_line(FILE *f, const struct sp_side *s,
 	if (s->udp)
 		fprintf(f, "  %8" PRIu64 " datagrams", iv->packets);
 	else if (s->sender)
-		fprintf(f, "  retr %-4" PRIu64 " reord %-3" PRIu64
+		fprintf(f, "  retr %-4" PRIu64 " reord %" PRIu64 "/%-3" PRIu64
 			" cwnd %-5" PRIu64 " rtt %" PRIu64 " us",
-			iv->retrans, iv->reord_seen, iv->cwnd, iv->rtt_us);
+			iv->retrans, iv->reord_seen, iv->reordering, iv->cwnd,
+			iv->rtt_us);
+	else
+		fprintf(f, "  ooo %" PRIu64, iv->rcv_ooopack);
 	fputc('\n', f);
 }
 
@@ -368,7 +371,8 @@ static void sp_json_stream(struct sp_json *j, const struct sp_side *s,
 			   const struct sp_stream_res *r, const char *key)
 {
 	sp_json_obj_begin(j, key);
-	sp_json_u64(j, "id", r->id);
+	if (!key)	/* the total has no id */
+		sp_json_u64(j, "id", r->id);
 	sp_json_dbl(j, "seconds", r->seconds);
 	sp_json_u64(j, "bytes", r->bytes);
 	sp_json_dbl(j, "bits_per_second", sp_bps(r->bytes, r->seconds));
@@ -401,6 +405,8 @@ static void sp_json_ival(struct sp_json *j, const struct sp_side *s,
 	} else {
 		sp_json_u64(j, "retransmits", iv->retrans);
 		sp_json_u64(j, "reord_seen", iv->reord_seen);
+		sp_json_u64(j, "reordering", iv->reordering);
+		sp_json_u64(j, "rcv_ooopack", iv->rcv_ooopack);
 		sp_json_u64(j, "rtt_us", iv->rtt_us);
 		sp_json_u64(j, "cwnd", iv->cwnd);
 	}

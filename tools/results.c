@@ -51,7 +51,7 @@ static const struct sp_field sp_stream_fields[] = {
 
 static const struct sp_field sp_ival_fields[] = {
 	D(start), D(end), U(bytes), U(packets), U(retrans), U(reord_seen),
-	U(rtt_us), U(cwnd),
+	U(reordering), U(rcv_ooopack), U(rtt_us), U(cwnd),
 };
 
 #undef U

@@ -80,6 +80,8 @@ struct sp_ival {
 	uint64_t packets;
 	uint64_t retrans;
 	uint64_t reord_seen;
+	uint64_t reordering;	/* tcpi_reordering at the interval's end */
+	uint64_t rcv_ooopack;	/* receiver: out-of-order segments */
 	uint64_t rtt_us;
 	uint64_t cwnd;
 };

@@ -92,10 +92,13 @@ static void sp_sess_interval(struct sp_sess *s, int64_t from, int64_t to)
 				sp_tcp_info(st->fd, s->mptcp, &st->ti);
 			iv->retrans = st->ti.total_retrans - st->iv_retrans;
 			iv->reord_seen = st->ti.reord_seen - st->iv_reord;
+			iv->rcv_ooopack = st->ti.rcv_ooopack - st->iv_ooo;
+			iv->reordering = st->ti.reordering;
 			iv->rtt_us = st->ti.rtt_us;
 			iv->cwnd = st->ti.cwnd;
 			st->iv_retrans = st->ti.total_retrans;
 			st->iv_reord = st->ti.reord_seen;
+			st->iv_ooo = st->ti.rcv_ooopack;
 			if (st->ti.valid) {
 				rtt += iv->rtt_us;
 				nrtt++;
@@ -105,6 +108,9 @@ static void sp_sess_interval(struct sp_sess *s, int64_t from, int64_t to)
 		sum->packets += iv->packets;
 		sum->retrans += iv->retrans;
 		sum->reord_seen += iv->reord_seen;
+		sum->rcv_ooopack += iv->rcv_ooopack;
+		if (iv->reordering > sum->reordering)
+			sum->reordering = iv->reordering;
 		sum->cwnd += iv->cwnd;
 	}
 	sum->rtt_us = nrtt ? rtt / nrtt : 0;
@@ -275,9 +281,10 @@ static void sp_sess_finish(struct sp_sess *s, int64_t stop_ns)
 		r->id = i;
 		r->bytes = st->bytes;
 		r->packets = st->packets;
-		r->seconds = s->sender ? s->res.seconds :
-			     st->last_ns ? sp_ns_to_s(st->last_ns - s->start_ns) :
-					   0;
+		r->seconds = s->res.seconds;
+		if (!s->sender)
+			r->seconds = st->last_ns ?
+				sp_ns_to_s(st->last_ns - s->start_ns) : 0;
 		r->corrupt_bytes = st->corrupt;
 		r->first_corrupt = st->first_bad;
 		if (!s->udp && st->fd >= 0 && !st->ti.valid)
@@ -506,8 +513,9 @@ int sp_sess_run(struct sp_sess *s)
 				continue;
 			}
 			st = &s->st[idx[i]];
+			/* UDP writable again: paced at the loop's top */
 			if (s->udp)
-				continue;	/* writable again: paced above */
+				continue;
 			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
 				if (sp_tcp_recv(s, st, buf, SP_RECV_BUF,
 						now)) {

@@ -23,6 +23,7 @@ struct sp_stream {
 	uint64_t iv_packets;
 	uint64_t iv_retrans;
 	uint64_t iv_reord;
+	uint64_t iv_ooo;
 	bool shut;		/* sender: FIN sent */
 	bool eof;		/* peer's FIN seen */
 	int64_t last_ns;	/* receiver: last data */

@@ -84,7 +84,8 @@ int sp_stripe_read(const char *dev, struct sp_xstats *x, char *err,
 	nlh->nlmsg_seq = seq;
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
-	tcm->tcm_ifindex = d.ifindex;	/* newer kernels filter on it */
+	/* a kernel may filter on it; the parser filters anyway */
+	tcm->tcm_ifindex = d.ifindex;
 
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
 		ret = -errno;
