@@ -35,5 +35,6 @@ void test_xstats(void);
 void test_json(void);
 void test_owd(void);
 void test_ctrl(void);
+void test_udp(void);
 
 #endif /* SP_TAP_H */

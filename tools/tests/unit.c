@@ -14,6 +14,7 @@ int main(void)
 	test_json();
 	test_xstats();
 	test_ctrl();
+	test_udp();
 	printf("1..%d\n", tap_n);
 	printf("unit: %d passed, %d failed\n", tap_n - tap_failed, tap_failed);
 	return tap_failed ? 1 : 0;
