@@ -20,6 +20,7 @@
 #include "report.h"
 #include "runner.h"
 #include "session.h"
+#include "stripe_nl.h"
 
 #define SP_RESULTS_WAIT_S	10
 
@@ -191,7 +192,6 @@ int sp_client_run(const struct sp_opts *o)
 	s->interval = o->interval;
 	s->len = o->len;
 	s->rate = p.rate;
-	s->connect_ms = (int)o->connect_ms;
 	s->ctrl = &ctrl;
 	if (!o->json)
 		s->on_interval = sp_client_ival;

@@ -226,7 +226,10 @@ int sp_listen(const char *bind_addr, unsigned int port, int family,
 				   sizeof(one));
 		memcpy(&a.ss, ai->ai_addr, ai->ai_addrlen);
 		a.len = ai->ai_addrlen;
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64)) {
+		/* a deep backlog: all -P streams connect at once, and a
+		 * dropped SYN costs a second
+		 */
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 1024)) {
 			snprintf(err, errlen, "listen on %s: %s",
 				 sp_addr_str(&a, abuf, sizeof(abuf)),
 				 strerror(errno));

@@ -21,6 +21,7 @@
 #include "report.h"
 #include "runner.h"
 #include "session.h"
+#include "stripe_nl.h"
 
 struct sp_pending {
 	int fd;
@@ -126,13 +127,15 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 			}
 			pend[i] = pend[--npend];
 		}
-		if (pfd[0].revents & POLLIN) {
+		while (pfd[0].revents & POLLIN) {
 			fd = accept4(lfd, NULL, NULL,
 				     SOCK_NONBLOCK | SOCK_CLOEXEC);
-			if (fd >= 0 && npend < SP_MAX_STREAMS) {
+			if (fd < 0)
+				break;
+			if (npend < SP_MAX_STREAMS) {
 				pend[npend].fd = fd;
 				pend[npend++].got = 0;
-			} else if (fd >= 0) {
+			} else {
 				close(fd);
 			}
 		}
@@ -145,7 +148,7 @@ out:
 }
 
 /* Prepare the data path: UDP sockets, or the TCP data connections. */
-static int sp_server_streams(struct sp_sess *s, int lfd, int cfd,
+static int sp_server_streams(struct sp_sess *s, int cfd,
 			     const struct sp_params *p, unsigned int *udp_port,
 			     char *err, size_t errlen)
 {
@@ -180,7 +183,6 @@ static int sp_server_streams(struct sp_sess *s, int lfd, int cfd,
 			return -1;
 		s->st[i].fd = fd;
 	}
-	(void)lfd;
 	return 0;
 }
 
@@ -243,12 +245,11 @@ static int sp_server_test(const struct sp_opts *o, int lfd, int cfd)
 	s->interval = p.interval > 0 ? p.interval : 0;
 	s->len = p.len;
 	s->rate = p.rate;
-	s->connect_ms = (int)o->connect_ms;
 	s->ctrl = &ctrl;
 	if (!o->json)
 		s->on_interval = sp_server_ival;
 
-	if (sp_server_streams(s, lfd, cfd, &p, &udp_port, err,
+	if (sp_server_streams(s, cfd, &p, &udp_port, err,
 			      sizeof(err))) {
 		sp_send_error(&ctrl, err);
 		goto out;

@@ -55,7 +55,6 @@ struct sp_sess {
 	double interval;
 	uint32_t len;
 	uint64_t rate;		/* UDP bit/s per stream, 0 = unlimited */
-	int connect_ms;
 	struct sp_ctrl *ctrl;
 	int listen_fd;		/* server: answer "busy" while running */
 	int udp_fd;		/* UDP receiver socket */
@@ -64,7 +63,6 @@ struct sp_sess {
 	int64_t start_ns;
 	struct sp_side res;
 	sp_ival_fn on_interval;
-	void *user;
 	char err[256];
 };
 

@@ -16,7 +16,6 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
-#include "runner.h"
 #include "stripe_nl.h"
 
 struct sp_dump {

@@ -3,8 +3,10 @@
 #ifndef SP_STRIPE_NL_H
 #define SP_STRIPE_NL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "results.h"
 #include "xstats.h"
 
 /* 0 on success; -ENODEV: no such device; -ENOENT: no stripe qdisc on it;
@@ -12,5 +14,14 @@
  */
 int sp_stripe_read(const char *dev, struct sp_xstats *x, char *err,
 		   size_t errlen);
+
+/* --stripe-dev: read before the run (a failure is a warning), then after
+ * it, and leave the difference, or why there is none, in side->stripe*.
+ */
+void sp_stripe_begin(const char *dev, struct sp_xstats *before, bool *ok,
+		     char *msg, size_t msglen, bool quiet);
+void sp_stripe_end(const char *dev, const struct sp_xstats *before,
+		   bool before_ok, const char *before_msg,
+		   struct sp_side *side, bool quiet);
 
 #endif /* SP_STRIPE_NL_H */
