@@ -219,7 +219,7 @@ static void sp_stripe_text(FILE *f, const struct sp_side *s)
 		fprintf(f, " unavailable: %s\n", s->stripe_msg);
 		return;
 	}
-	fprintf(f, " %s %s, %u links, %u active, change during the test\n",
+	fprintf(f, " %s %s, %u links, %u active; change during the test\n",
 		x->role == STRIPE_ROLE_LINK ? "link of" : "master",
 		x->master.name[0] ? x->master.name : s->stripe_dev,
 		x->master.links, x->master.active);
@@ -227,24 +227,34 @@ static void sp_stripe_text(FILE *f, const struct sp_side *s)
 		tx += x->link[i].tx_bytes;
 		rx += x->link[i].rx_bytes;
 	}
-	fprintf(f, "  %-16s tx %11s %10" PRIu64 " pkts  rx %11s %10" PRIu64
-		" pkts  busy %" PRIu64 " drops %" PRIu64 "\n", "master",
-		sp_fmt_bytes(x->master.tx_bytes, b, sizeof(b)),
-		x->master.tx_packets,
-		sp_fmt_bytes(x->master.rx_bytes, b2, sizeof(b2)),
-		x->master.rx_packets, x->master.tx_busy, x->master.tx_drops);
+	/* receive columns only where something was received */
+	fprintf(f, "  %-15s %13s %6s %10s", "", "tx", "share", "tx pkts");
+	if (rx || x->master.rx_bytes)
+		fprintf(f, " %13s %6s", "rx", "share");
+	fprintf(f, " %6s %-17s %6s %6s %6s\n", "weight", "state", "busy",
+		"drops", "neigh");
+	fprintf(f, "  %-15s %13s %6s %10" PRIu64, "master",
+		sp_fmt_bytes(x->master.tx_bytes, b, sizeof(b)), "",
+		x->master.tx_packets);
+	if (rx || x->master.rx_bytes)
+		fprintf(f, " %13s %6s",
+			sp_fmt_bytes(x->master.rx_bytes, b2, sizeof(b2)), "");
+	fprintf(f, " %6s %-17s %6" PRIu64 " %6" PRIu64 "\n", "", "",
+		x->master.tx_busy, x->master.tx_drops);
 	for (i = 0; i < x->nlinks; i++) {
 		l = &x->link[i];
 		sp_flags_text(fl, sizeof(fl), l->flags);
-		fprintf(f, "  %-16s tx %11s %10" PRIu64
-			" pkts (%5.1f%%)  rx %11s (%5.1f%%)  weight %u %s  busy %"
-			PRIu64 " drops %" PRIu64 " neigh_fail %" PRIu64 "\n",
+		fprintf(f, "  %-15s %13s %5.1f%% %10" PRIu64,
 			l->name[0] ? l->name : "?",
-			sp_fmt_bytes(l->tx_bytes, b, sizeof(b)), l->tx_packets,
-			100 * sp_ratio(l->tx_bytes, tx),
-			sp_fmt_bytes(l->rx_bytes, b2, sizeof(b2)),
-			100 * sp_ratio(l->rx_bytes, rx), l->weight, fl,
-			l->tx_busy, l->tx_drops, l->neigh_fail);
+			sp_fmt_bytes(l->tx_bytes, b, sizeof(b)),
+			100 * sp_ratio(l->tx_bytes, tx), l->tx_packets);
+		if (rx || x->master.rx_bytes)
+			fprintf(f, " %13s %5.1f%%",
+				sp_fmt_bytes(l->rx_bytes, b2, sizeof(b2)),
+				100 * sp_ratio(l->rx_bytes, rx));
+		fprintf(f, " %6u %-17s %6" PRIu64 " %6" PRIu64 " %6" PRIu64
+			"\n", l->weight, fl, l->tx_busy, l->tx_drops,
+			l->neigh_fail);
 	}
 	if (x->truncated)
 		fprintf(f, "  (%u more links not shown)\n", x->truncated);
