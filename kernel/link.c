@@ -181,8 +181,8 @@ int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 		NL_SET_ERR_MSG_MOD(extack, "the master already has the most links it takes (64)");
 		return -ENOSPC;
 	}
-	if (dev->mtu < m->dev->min_mtu) {
-		NL_SET_ERR_MSG_MOD(extack, "the link's MTU is below the minimum of 68");
+	if (dev->mtu < IPV6_MIN_MTU) {
+		NL_SET_ERR_MSG_MOD(extack, "the link's MTU is below 1280, the least stripe takes (the IPv6 minimum)");
 		return -EINVAL;
 	}
 	err = netdev_rx_handler_register(dev, stripe_handle_frame, link);
@@ -258,8 +258,13 @@ static int stripe_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (old != link->weight_auto && !link->weight)
 			stripe_master_rebuild(m);
 		fallthrough;
-	case NETDEV_CHANGEMTU:
 	case NETDEV_FEAT_CHANGE:
+		stripe_master_update(m);
+		break;
+	case NETDEV_CHANGEMTU:
+		/* Refusing makes the core put the old MTU back. */
+		if (dev->mtu < IPV6_MIN_MTU)
+			return notifier_from_errno(-EINVAL);
 		stripe_master_update(m);
 		break;
 	}

@@ -134,8 +134,12 @@ tb_shape() {
 }
 
 tb_cleanup() {
-	local ns
+	local ns pids
+	# A process left in a namespace keeps it, and its devices, alive.
 	for ns in $GW $SW $BL; do
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		# shellcheck disable=SC2086
+		[ -n "$pids" ] && kill $pids 2>/dev/null
 		ip netns del "$ns" 2>/dev/null
 	done
 	return 0
