@@ -75,7 +75,7 @@ log() { echo "# $*"; }
 
 stripe_load() {
 	if ! lsmod | grep -q '^sch_stripe '; then
-		insmod "$TOP/kernel/sch_stripe.ko" || return 1
+		insmod "${STRIPE_KO:-$TOP/kernel/sch_stripe.ko}" || return 1
 	fi
 	# tc finds q_stripe.so in its own plugin directory (guest overlay).
 	local dir=/usr/lib/x86_64-linux-gnu/tc
