@@ -182,12 +182,12 @@ int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 		return -ENOSPC;
 	}
 	if (dev->mtu < IPV6_MIN_MTU) {
-		NL_SET_ERR_MSG_MOD(extack, "the link's MTU is below 1280, the least stripe takes (the IPv6 minimum)");
+		NL_SET_ERR_MSG_MOD(extack, "a link needs an MTU of 1280 (the IPv6 minimum)");
 		return -EINVAL;
 	}
 	err = netdev_rx_handler_register(dev, stripe_handle_frame, link);
 	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "the link already has a receive handler (a bridge port, bond or team member?)");
+		NL_SET_ERR_MSG_MOD(extack, "the link has a receive handler (bridge port? bond?)");
 		return err;
 	}
 	err = netdev_master_upper_dev_link(dev, m->dev, NULL, NULL, extack);

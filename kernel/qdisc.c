@@ -23,7 +23,7 @@
 
 #include "stripe.h"
 
-#define STRIPE_LIMIT_MAX	(1U << 20)
+#define STRIPE_LIMIT_MAX	BIT(20)
 #define STRIPE_LIMIT_DEFAULT	1000
 
 struct stripe_sched {
@@ -31,49 +31,58 @@ struct stripe_sched {
 	struct stripe_master *master;	/* master role */
 };
 
-/* One validator per ranged option, so each error names its option. */
-#define STRIPE_VALIDATOR(name, get, min, max, text)			\
-static int name(const struct nlattr *attr, struct netlink_ext_ack *extack) \
-{									\
-	u32 v = get(attr);						\
-									\
-	if (v < (min) || v > (max)) {					\
-		NL_SET_ERR_MSG_MOD(extack, text);			\
-		return -ERANGE;						\
-	}								\
-	return 0;							\
-}
+/* Range checks with a message that names the option. */
+static int stripe_validate(const struct nlattr *attr,
+			   struct netlink_ext_ack *extack)
+{
+	u32 v;
 
-STRIPE_VALIDATOR(stripe_valid_weight, nla_get_u32, 1, STRIPE_WEIGHT_MAX,
-		 "weight must be between 1 and 1000")
-STRIPE_VALIDATOR(stripe_valid_limit, nla_get_u32, 1, STRIPE_LIMIT_MAX,
-		 "limit must be between 1 and 1048576 packets")
-STRIPE_VALIDATOR(stripe_valid_quantum, nla_get_u32, STRIPE_QUANTUM_MIN,
-		 STRIPE_QUANTUM_MAX,
-		 "quantum must be between 256 and 1048576 bytes")
-STRIPE_VALIDATOR(stripe_valid_reorder, nla_get_u8, 0, STRIPE_REORDER_MAX,
-		 "reorder must be off or on")
-STRIPE_VALIDATOR(stripe_valid_hold, nla_get_u32, 1, STRIPE_HOLD_MAX_US_MAX,
-		 "hold-max must be between 1 us and 1 s")
-STRIPE_VALIDATOR(stripe_valid_buffer, nla_get_u32, 1, STRIPE_LIMIT_MAX,
-		 "flow-limit and buffer-limit must be between 1 and 1048576 packets")
+	if (nla_type(attr) == TCA_STRIPE_REORDER) {
+		if (nla_get_u8(attr) <= STRIPE_REORDER_MAX)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "reorder must be off or on");
+		return -ERANGE;
+	}
+	v = nla_get_u32(attr);
+	switch (nla_type(attr)) {
+	case TCA_STRIPE_WEIGHT:
+		if (v >= 1 && v <= STRIPE_WEIGHT_MAX)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "weight must be between 1 and 1000");
+		break;
+	case TCA_STRIPE_LIMIT:
+		if (v >= 1 && v <= STRIPE_LIMIT_MAX)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "limit must be 1 to 1048576 packets");
+		break;
+	case TCA_STRIPE_QUANTUM:
+		if (v >= STRIPE_QUANTUM_MIN && v <= STRIPE_QUANTUM_MAX)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "quantum must be 256 to 1048576 bytes");
+		break;
+	case TCA_STRIPE_HOLD_MAX_US:
+		if (v >= 1 && v <= STRIPE_HOLD_MAX_US_MAX)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "hold-max must be 1 us to 1 s");
+		break;
+	default:	/* flow-limit, buffer-limit */
+		if (v >= 1 && v <= STRIPE_LIMIT_MAX)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "flow-limit, buffer-limit: 1 to 1048576 packets");
+		break;
+	}
+	return -ERANGE;
+}
 
 static const struct nla_policy stripe_policy[TCA_STRIPE_MAX + 1] = {
 	[TCA_STRIPE_MASTER]	  = { .type = NLA_STRING, .len = IFNAMSIZ - 1 },
-	[TCA_STRIPE_WEIGHT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32,
-							   stripe_valid_weight),
-	[TCA_STRIPE_LIMIT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32,
-							   stripe_valid_limit),
-	[TCA_STRIPE_QUANTUM]	  = NLA_POLICY_VALIDATE_FN(NLA_U32,
-							   stripe_valid_quantum),
-	[TCA_STRIPE_REORDER]	  = NLA_POLICY_VALIDATE_FN(NLA_U8,
-							   stripe_valid_reorder),
-	[TCA_STRIPE_HOLD_MAX_US]  = NLA_POLICY_VALIDATE_FN(NLA_U32,
-							   stripe_valid_hold),
-	[TCA_STRIPE_FLOW_LIMIT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32,
-							   stripe_valid_buffer),
-	[TCA_STRIPE_BUFFER_LIMIT] = NLA_POLICY_VALIDATE_FN(NLA_U32,
-							   stripe_valid_buffer),
+	[TCA_STRIPE_WEIGHT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
+	[TCA_STRIPE_LIMIT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
+	[TCA_STRIPE_QUANTUM]	  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
+	[TCA_STRIPE_REORDER]	  = NLA_POLICY_VALIDATE_FN(NLA_U8, stripe_validate),
+	[TCA_STRIPE_HOLD_MAX_US]  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
+	[TCA_STRIPE_FLOW_LIMIT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
+	[TCA_STRIPE_BUFFER_LIMIT] = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
 	[TCA_STRIPE_STRIPE_MIN]	  = { .type = NLA_U32 },
 };
 
@@ -171,7 +180,7 @@ static struct stripe_master *stripe_find_master(struct net_device *dev,
 	}
 	if (!stripe_is_master(mdev)) {
 		NL_SET_ERR_MSG_ATTR(extack, name,
-				    "that device is not a stripe master (create one with: ip link add NAME type stripe)");
+				    "that device is not a stripe master");
 		return NULL;
 	}
 	return netdev_priv(mdev);
@@ -196,7 +205,7 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 	int err;
 
 	if (!tb[TCA_STRIPE_MASTER]) {
-		NL_SET_ERR_MSG_MOD(extack, "missing \"master NAME\": the stripe master this link joins");
+		NL_SET_ERR_MSG_MOD(extack, "missing \"master NAME\", the master to join");
 		return -EINVAL;
 	}
 	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {

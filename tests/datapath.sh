@@ -164,7 +164,7 @@ check_fails "weight 0" "weight" \
 check_fails "weight out of range" "weight" \
 	tc -n $GW qdisc add dev v0 root stripe master stripe0 weight 1001
 ip -n $GW link set v0 mtu 1000
-check_fails "a link MTU too small" "MTU is below 1280" \
+check_fails "a link MTU too small" "MTU of 1280" \
 	tc -n $GW qdisc add dev v0 root stripe master stripe0
 ip -n $GW link set v0 mtu 1500
 check_fails "a master option on a link" "option of the master" \

@@ -69,6 +69,7 @@ enum stripe_reorder_mode {
 	STRIPE_REORDER_ON,	/* stripe header, receiver resequences */
 	__STRIPE_REORDER_MAX
 };
+
 #define STRIPE_REORDER_MAX	(__STRIPE_REORDER_MAX - 1)
 
 enum stripe_role {
@@ -90,6 +91,7 @@ enum {
 	TCA_STRIPE_STRIPE_MIN,		/* u32 */
 	__TCA_STRIPE_MAX
 };
+
 #define TCA_STRIPE_MAX	(__TCA_STRIPE_MAX - 1)
 
 /* TCA_STATS_APP */
@@ -101,6 +103,7 @@ enum {
 	TCA_STRIPE_XSTATS_LINK,		/* nest, inside XSTATS_LINKS */
 	__TCA_STRIPE_XSTATS_MAX
 };
+
 #define TCA_STRIPE_XSTATS_MAX	(__TCA_STRIPE_XSTATS_MAX - 1)
 
 /* Inside TCA_STRIPE_XSTATS_MASTER; counters are u64 unless noted */
@@ -118,6 +121,7 @@ enum {
 	TCA_STRIPE_MSTAT_RX_BYTES,
 	__TCA_STRIPE_MSTAT_MAX
 };
+
 #define TCA_STRIPE_MSTAT_MAX	(__TCA_STRIPE_MSTAT_MAX - 1)
 
 /* Link state flags, TCA_STRIPE_LSTAT_FLAGS */
@@ -142,6 +146,7 @@ enum {
 	TCA_STRIPE_LSTAT_RX_BYTES,
 	__TCA_STRIPE_LSTAT_MAX
 };
+
 #define TCA_STRIPE_LSTAT_MAX	(__TCA_STRIPE_LSTAT_MAX - 1)
 
 #endif /* _UAPI_LINUX_STRIPE_H */
