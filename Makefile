@@ -3,6 +3,7 @@
 # stripe: one command each.
 #   make          build the module, the tc plugin and stripe-perf
 #   make check    host unit tests, then the netns suite in a VM
+#   make check-debug  the netns suite on a KASAN/lockdep kernel (built once)
 #   make demo     one stream over six links, stripe vs teql, in a VM
 #   make W=1      build the module with extra warnings (kernel's W=1)
 #
@@ -22,6 +23,10 @@ deps:
 check: all
 	scripts/run-tests
 
+# TESTS="foundation datapath" limits it to those tests, as for check.
+check-debug: all
+	scripts/debug-kernel --check $(TESTS)
+
 demo: all
 	scripts/vm-run --mem 3072 -- scripts/demo
 
@@ -36,4 +41,4 @@ clean:
 	$(MAKE) -C tc-plugin clean
 	$(MAKE) -C tools clean
 
-.PHONY: all deps check demo sparse install clean
+.PHONY: all deps check check-debug demo sparse install clean
