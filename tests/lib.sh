@@ -84,6 +84,17 @@ stripe_load() {
 	fi
 }
 
+# The debug kernel (KASAN, lockdep) is many times slower: rates mean little.
+debug_kernel() {
+	case "$(uname -r)" in *-stripe-debug*) return 0 ;; esac
+	return 1
+}
+
+# listening NS PORT -- true once a TCP listener is up on PORT in NS
+listening() {
+	ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q LISTEN
+}
+
 require_vm() {
 	if [ -z "${STRIPE_IN_VM:-}" ]; then
 		echo "# run me in the VM: scripts/vm-run -- $0"

@@ -112,6 +112,10 @@ ip3_bps() {
 # near DESC SP IPERF3 -- stripe-perf's figure is within 10 % of iperf3's
 near() {
 	local desc=$1 a=$2 b=$3
+	if debug_kernel; then
+		tap_skip "$desc" "rates mean little on the debug kernel"
+		return
+	fi
 	if python3 -c 'import sys
 a, b = float(sys.argv[1]), float(sys.argv[2])
 sys.exit(0 if b > 0 and abs(a - b) <= 0.1 * b else 1)' "$a" "$b" 2>/dev/null; then
