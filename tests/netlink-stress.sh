@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Netlink stress: raw RTM_NEWQDISC / RTM_NEWLINK requests of kind "stripe"
+# with boundary and garbage options (tests/nlstress.py, no tc plugin in the
+# way).  Every request must be answered, refusals should carry an extack
+# message, and afterwards what tc shows must be consistent.  The random part
+# is seeded: STRIPE_NL_SEED=N repeats a run, STRIPE_NL_ITERS sets its length.
+source "$(dirname "$0")/lib.sh"
+require_vm
+stripe_load || exit 1
+
+NS=nl-$$
+NL="ip netns exec $NS python3 $TOP/tests/nlstress.py"
+SEED=${STRIPE_NL_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+ITERS=${STRIPE_NL_ITERS:-2000}
+
+refs0=$(awk '$1 == "sch_stripe" { print $3 }' /proc/modules)
+cleanup() { ip netns del $NS 2>/dev/null; return 0; }
+trap cleanup EXIT
+ip netns add $NS
+ip -n $NS link set lo up
+for m in sm0 sm1; do
+	ip -n $NS link add $m type stripe
+	tc -n $NS qdisc add dev $m root stripe
+done
+ip -n $NS link add v0 type veth peer v1
+ip -n $NS link add v2 type veth peer v3
+ip -n $NS link add vb0 type veth peer vb1
+ip -n $NS link add pv0 type veth peer pv1
+for d in v0 v1 v2 v3 vb0 vb1 pv0 pv1 sm0 sm1; do
+	ip -n $NS link set $d up
+done
+tc -n $NS qdisc add dev pv0 root handle 1: prio
+
+# --- boundaries, sent raw (the plugin would refuse them itself) ---
+check "raw weight 0 on create" \
+	$NL expect "weight must be between 1 and 1000" vb0 create \
+	MASTER:str:sm0 WEIGHT:u32:0
+check "raw weight 1001 on create" \
+	$NL expect "weight must be between 1 and 1000" vb0 create \
+	MASTER:str:sm0 WEIGHT:u32:1001
+check "raw weight 0xffffffff on create" \
+	$NL expect "weight must be between 1 and 1000" vb0 create \
+	MASTER:str:sm0 WEIGHT:u32:0xffffffff
+check "weight 1000 is accepted" \
+	tc -n $NS qdisc add dev vb0 root stripe master sm0 weight 1000
+check "weight 1 is accepted on change" \
+	tc -n $NS qdisc change dev vb0 root stripe master sm0 weight 1
+check "raw weight 0 on change" \
+	$NL expect "weight must be between 1 and 1000" vb0 change WEIGHT:u32:0
+check "raw weight 1001 on change" \
+	$NL expect "weight must be between 1 and 1000" vb0 change WEIGHT:u32:1001
+check "raw reorder 2 on the master" \
+	$NL expect "reorder must be off or on" sm0 change REORDER:u8:2
+check "raw reorder 255 on the master (replace)" \
+	$NL expect "reorder must be off or on" sm0 replace REORDER:u8:255
+check "raw quantum 255 on the master" \
+	$NL expect "quantum must be 256 to 1048576 bytes" sm0 change \
+	QUANTUM:u32:255
+check "raw quantum 1048577 on the master" \
+	$NL expect "quantum must be 256 to 1048576 bytes" sm0 change \
+	QUANTUM:u32:1048577
+check "raw master name of 16 characters" \
+	$NL expect "" vb1 create MASTER:str:abcdefghijklmnop
+check "raw master name of 15 characters that does not exist" \
+	$NL expect "no master of that name" vb1 create MASTER:str:abcdefghijklmno
+check "the refused requests changed nothing" \
+	bash -c "tc -n $NS -j qdisc show dev vb0 | grep -q '\"weight\":1,' &&
+		 tc -n $NS -j qdisc show dev sm0 | grep -q '\"quantum\":1514' &&
+		 ! tc -n $NS qdisc show dev vb1 | grep -q stripe"
+
+# --- random requests ---
+log "seed $SEED, $ITERS iterations (STRIPE_NL_SEED=$SEED to repeat)"
+start=$(date +%s)
+out=$($NL stress "$SEED" "$ITERS")
+rc=$?
+echo "$out" | grep '^#'
+summary=$(echo "$out" | grep '^{' | tail -1)
+log "$(($(date +%s) - start)) s: $summary"
+case $rc in
+0) tap_ok "every one of the random requests was answered (seed $SEED)" ;;
+2) tap_fail "every one of the random requests was answered (seed $SEED)" \
+	"a request got no answer within 10 s" ;;
+*) tap_fail "random requests (seed $SEED): state consistent every 500" \
+	"nlstress.py exited $rc" ;;
+esac
+python3 - "$summary" <<'PY'
+import json, sys
+try:
+    s = json.loads(sys.argv[1])
+except ValueError:
+    sys.exit(0)
+print("# requests %d: ok %d, refused %d (%d with an extack message, %d without)"
+      % (s["requests"], s["ok"], s["errors"], s["with_extack"],
+         s["without_extack"]))
+print("# refusals by errno: " + ", ".join(
+    "%s %d" % kv for kv in sorted(s["by_errno"].items())))
+for k, v in sorted(s["no_extack"].items()):
+    print("# without extack: %-40s %d" % (k, v))
+PY
+check "tc -s -j qdisc show of every device parses and is consistent" \
+	$NL check
+check "the stripe masters still work: a link joins sm0" \
+	tc -n $NS qdisc replace dev vb1 root stripe master sm0 weight 7
+check "and shows in sm0's statistics" \
+	bash -c "tc -n $NS -s qdisc show dev sm0 | grep -q 'link vb1 weight 7'"
+check "no kernel report in the log" \
+	bash -c "! dmesg | grep -E 'BUG:|WARNING:|KASAN|UBSAN|Oops|lockdep|leak'"
+
+# --- teardown: every reference the qdiscs took is returned ---
+ip netns del $NS
+if [ "$refs0" = 0 ]; then
+	refs_zero() { [ "$(awk '$1 == "sch_stripe" { print $3 }' /proc/modules)" = 0 ]; }
+	if wait_for refs_zero; then
+		tap_ok "module use count back to 0 after the namespace is gone"
+	else
+		tap_fail "module use count back to 0 after the namespace is gone" \
+			"$(grep sch_stripe /proc/modules)"
+	fi
+fi
+tap_done
