@@ -30,6 +30,10 @@ check-debug: all
 demo: all
 	scripts/vm-run --mem 3072 -- scripts/demo
 
+# QUICK=1: stripe vs teql only; FULL=1: more profiles (scripts/bench)
+bench: all
+	bench/run
+
 sparse: deps
 	$(MAKE) -C kernel KDIR="$$(scripts/kdir)" C=2 CF="-D__CHECK_ENDIAN__"
 
@@ -41,7 +45,7 @@ clean:
 	$(MAKE) -C tc-plugin clean
 	$(MAKE) -C tools clean
 
-.PHONY: all deps check check-debug demo sparse install clean
+.PHONY: all deps check check-debug demo bench sparse install clean
 
 # make fuzz: libFuzzer (clang) on the tc plugin's option parser and printers
 # on the host, FUZZ_SECONDS each.  New inputs go to build/fuzz/corpus-*,
