@@ -79,7 +79,7 @@ raw "raw quantum 1048577 on the master" \
 	"quantum must be 256 to 1048576 bytes" sm0 change \
 	QUANTUM:u32:1048577
 raw "raw master name of 16 characters" \
-	"" vb1 create MASTER:str:abcdefghijklmnop
+	"Attribute failed policy validation" vb1 create MASTER:str:abcdefghijklmnop
 raw "raw master name of 15 characters that does not exist" \
 	"no master of that name" vb1 create MASTER:str:abcdefghijklmno
 # A u32 option of the wrong length: the core refuses it ("invalid attribute
