@@ -131,6 +131,20 @@ print("# refusals by errno: " + ", ".join(
 for k, v in sorted(s["no_extack"].items()):
     print("# without extack: %-40s %d" % (k, v))
 PY
+# rtnetlink's own refusals (a deleted device, RTM_NEWLINK's "File exists",
+# its IFLA_LINKINFO parse) have no message; every qdisc request should.
+bare=$(python3 -c '
+import json, sys
+s = json.loads(sys.argv[1])
+print(" ".join("%s:%d" % (k.replace(" ", "_"), v)
+               for k, v in s["no_extack"].items()
+               if not k.startswith(("newlink", "dellink")) and "(gone)" not in k))
+' "$summary" 2>/dev/null)
+if [ -n "$summary" ] && [ -z "$bare" ]; then
+	tap_ok "every refused qdisc request to an existing device had an extack message"
+else
+	tap_fail "every refused qdisc request to an existing device had an extack message" "$bare"
+fi
 check "tc -s -j qdisc show of every device parses and is consistent" \
 	$NL check
 check "the stripe masters still work: a link joins sm0" \

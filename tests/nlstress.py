@@ -272,7 +272,8 @@ def stress(seed, iters):
         elif k < 0.30:  # not the root: under prio, or ingress
             parent = r.choice([0x10001, 0x10002, TC_H_INGRESS, 0x50001, 0])
             d = PRIO_DEV if parent & 0xffff0000 == 0x10000 else dev
-            send("nonroot", RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL,
+            send("nonroot" + ("" if ifindex(d) else "(gone)"), RTM_NEWQDISC,
+                 NLM_F_CREATE | NLM_F_EXCL,
                  qdisc_body(d, rand_options(r), parent))
         else:
             op, flags = r.choice([("create", NLM_F_CREATE | NLM_F_EXCL),
