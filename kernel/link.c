@@ -126,18 +126,39 @@ static bool stripe_is_ndisc(struct sk_buff *skb)
 	       icmp->icmp6_type <= NDISC_REDIRECT;
 }
 
+static void stripe_count_rx(struct stripe_master *m, struct stripe_link *link,
+			    unsigned int len)
+{
+	struct stripe_link_stats *ls = this_cpu_ptr(link->stats);
+	struct stripe_master_stats *ms = this_cpu_ptr(m->stats);
+
+	u64_stats_update_begin(&ls->syncp);
+	u64_stats_inc(&ls->rx_packets);
+	u64_stats_add(&ls->rx_bytes, len);
+	u64_stats_update_end(&ls->syncp);
+	u64_stats_update_begin(&ms->syncp);
+	u64_stats_inc(&ms->rx_packets);
+	u64_stats_add(&ms->rx_bytes, len);
+	u64_stats_update_end(&ms->syncp);
+}
+
 static rx_handler_result_t stripe_handle_frame(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
 	struct stripe_link *link = rcu_dereference(skb->dev->rx_handler_data);
 	struct stripe_master *m = rcu_dereference(link->master);
-	struct stripe_link_stats *ls;
-	struct stripe_master_stats *ms;
 
 	if (!m || skb->pkt_type == PACKET_OTHERHOST ||
 	    skb->pkt_type == PACKET_LOOPBACK)
 		return RX_HANDLER_PASS;
 	switch (skb->protocol) {
+	case htons(ETH_P_STRIPE):
+		skb = skb_share_check(skb, GFP_ATOMIC);
+		if (!skb)
+			return RX_HANDLER_CONSUMED;
+		stripe_count_rx(m, link, skb->len);
+		stripe_rx_frame(m, link, skb);
+		return RX_HANDLER_CONSUMED;
 	case htons(ETH_P_IP):
 		break;
 	case htons(ETH_P_IPV6):
@@ -155,17 +176,7 @@ static rx_handler_result_t stripe_handle_frame(struct sk_buff **pskb)
 		return RX_HANDLER_CONSUMED;
 	*pskb = skb;
 
-	ls = this_cpu_ptr(link->stats);
-	u64_stats_update_begin(&ls->syncp);
-	u64_stats_inc(&ls->rx_packets);
-	u64_stats_add(&ls->rx_bytes, skb->len);
-	u64_stats_update_end(&ls->syncp);
-	ms = this_cpu_ptr(m->stats);
-	u64_stats_update_begin(&ms->syncp);
-	u64_stats_inc(&ms->rx_packets);
-	u64_stats_add(&ms->rx_bytes, skb->len);
-	u64_stats_update_end(&ms->syncp);
-
+	stripe_count_rx(m, link, skb->len);
 	skb->dev = m->dev;
 	return RX_HANDLER_ANOTHER;
 }
@@ -195,6 +206,8 @@ int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 		goto err_rx;
 
 	stripe_link_refresh_speed(link);
+	link->id = find_first_zero_bit(m->link_ids, STRIPE_MAX_LINKS);
+	__set_bit(link->id, m->link_ids);
 	rcu_assign_pointer(link->master, m);
 	list_add_tail_rcu(&link->node, &m->links);
 	m->nr_links++;
@@ -207,6 +220,7 @@ int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 	return 0;
 
 err_list:
+	__clear_bit(link->id, m->link_ids);
 	list_del_rcu(&link->node);
 	m->nr_links--;
 	RCU_INIT_POINTER(link->master, NULL);
@@ -226,6 +240,7 @@ void stripe_link_leave(struct stripe_link *link)
 		return;
 	list_del_rcu(&link->node);
 	m->nr_links--;
+	__clear_bit(link->id, m->link_ids);
 	RCU_INIT_POINTER(link->master, NULL);
 	/* On allocation failure the master is left with no table (it drops
 	 * until the next change) rather than a table naming this link.

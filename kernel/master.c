@@ -92,6 +92,11 @@ void stripe_master_update(struct stripe_master *m)
 		if (stripe_link_flags(link) & STRIPE_LINK_F_ACTIVE)
 			carrier = true;
 	}
+	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON) {
+		headroom += sizeof(struct stripe_wire_hdr);
+		if (mtu)
+			mtu -= sizeof(struct stripe_wire_hdr);
+	}
 	dev->needed_headroom = headroom;
 	if (mtu && mtu != dev->mtu)
 		dev_set_mtu(dev, mtu);
@@ -120,10 +125,12 @@ static netdev_features_t stripe_fix_features(struct net_device *dev,
 static int stripe_change_mtu(struct net_device *dev, int new_mtu)
 {
 	struct stripe_master *m = netdev_priv(dev);
+	int room = READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON ?
+		   sizeof(struct stripe_wire_hdr) : 0;
 	struct stripe_link *link;
 
 	list_for_each_entry(link, &m->links, node) {
-		if (new_mtu > link->dev->mtu) {
+		if (new_mtu + room > link->dev->mtu) {
 			netdev_err(dev, "MTU %d is larger than the MTU %u of link %s\n",
 				   new_mtu, link->dev->mtu, link->dev->name);
 			return -EINVAL;
@@ -141,13 +148,22 @@ static int stripe_master_init(struct net_device *dev)
 	INIT_LIST_HEAD(&m->links);
 	m->cfg.quantum = STRIPE_QUANTUM_DEFAULT;
 	m->cfg.reorder = STRIPE_REORDER_OFF;
+	m->cfg.hold_max_us = STRIPE_HOLD_DEFAULT_US;
+	m->cfg.flow_limit = STRIPE_FLOW_LIMIT_DEFAULT;
+	m->cfg.buffer_limit = STRIPE_BUFFER_LIMIT_DEFAULT;
+	m->sender_id = get_random_u32();
 	m->srr = alloc_percpu(struct stripe_srr);
 	m->stats = netdev_alloc_pcpu_stats(struct stripe_master_stats);
 	if (!m->srr || !m->stats)
 		goto err;
 	if (stripe_master_rebuild(m))
 		goto err;
+	if (stripe_rx_init(m))
+		goto err_table;
 	return 0;
+err_table:
+	stripe_table_free(rtnl_dereference(m->table));
+	RCU_INIT_POINTER(m->table, NULL);
 err:
 	free_percpu(m->srr);
 	free_percpu(m->stats);
@@ -162,6 +178,7 @@ static void stripe_master_uninit(struct net_device *dev)
 
 	list_for_each_entry_safe(link, tmp, &m->links, node)
 		stripe_link_leave(link);
+	stripe_rx_destroy(m);
 	stripe_table_free(rtnl_dereference(m->table));
 	RCU_INIT_POINTER(m->table, NULL);
 }

@@ -31,7 +31,12 @@ struct stripe_sched {
 	struct stripe_master *master;	/* master role */
 };
 
-/* Range checks with a message that names the option. */
+/* Range checks with a message that names the option.  The policy checks
+ * types and lengths only: an integer policy with a validation function
+ * cannot be described back to userspace (the core warns when it tries, on
+ * a request with a bad length), and a plain range policy only says
+ * "integer out of range".
+ */
 static int stripe_validate(const struct nlattr *attr,
 			   struct netlink_ext_ack *extack)
 {
@@ -76,13 +81,13 @@ static int stripe_validate(const struct nlattr *attr,
 
 static const struct nla_policy stripe_policy[TCA_STRIPE_MAX + 1] = {
 	[TCA_STRIPE_MASTER]	  = { .type = NLA_STRING, .len = IFNAMSIZ - 1 },
-	[TCA_STRIPE_WEIGHT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
-	[TCA_STRIPE_LIMIT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
-	[TCA_STRIPE_QUANTUM]	  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
-	[TCA_STRIPE_REORDER]	  = NLA_POLICY_VALIDATE_FN(NLA_U8, stripe_validate),
-	[TCA_STRIPE_HOLD_MAX_US]  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
-	[TCA_STRIPE_FLOW_LIMIT]	  = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
-	[TCA_STRIPE_BUFFER_LIMIT] = NLA_POLICY_VALIDATE_FN(NLA_U32, stripe_validate),
+	[TCA_STRIPE_WEIGHT]	  = { .type = NLA_U32 },
+	[TCA_STRIPE_LIMIT]	  = { .type = NLA_U32 },
+	[TCA_STRIPE_QUANTUM]	  = { .type = NLA_U32 },
+	[TCA_STRIPE_REORDER]	  = { .type = NLA_U8 },
+	[TCA_STRIPE_HOLD_MAX_US]  = { .type = NLA_U32 },
+	[TCA_STRIPE_FLOW_LIMIT]	  = { .type = NLA_U32 },
+	[TCA_STRIPE_BUFFER_LIMIT] = { .type = NLA_U32 },
 	[TCA_STRIPE_STRIPE_MIN]	  = { .type = NLA_U32 },
 };
 
@@ -106,6 +111,12 @@ static int stripe_parse(struct nlattr *opt, struct nlattr **tb,
 	err = nla_parse_nested(tb, TCA_STRIPE_MAX, opt, stripe_policy, extack);
 	if (err)
 		return err;
+	for (i = TCA_STRIPE_WEIGHT; i <= TCA_STRIPE_BUFFER_LIMIT; i++) {
+		if (tb[i] && stripe_validate(tb[i], extack)) {
+			NL_SET_BAD_ATTR(extack, tb[i]);
+			return -ERANGE;
+		}
+	}
 	if (on_master) {
 		if (tb[TCA_STRIPE_MASTER]) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_STRIPE_MASTER],
@@ -128,12 +139,6 @@ static int stripe_parse(struct nlattr *opt, struct nlattr **tb,
 			}
 		}
 	}
-	if (tb[TCA_STRIPE_REORDER] &&
-	    nla_get_u8(tb[TCA_STRIPE_REORDER]) == STRIPE_REORDER_ON) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_STRIPE_REORDER],
-				    "reorder on needs the stripe receive path, which this version does not have yet");
-		return -EOPNOTSUPP;
-	}
 	return 0;
 }
 
@@ -146,8 +151,11 @@ static void stripe_master_apply(struct stripe_master *m, struct nlattr **tb)
 		WRITE_ONCE(cfg->quantum, nla_get_u32(tb[TCA_STRIPE_QUANTUM]));
 		rebuild = true;
 	}
-	if (tb[TCA_STRIPE_REORDER])
+	if (tb[TCA_STRIPE_REORDER] &&
+	    nla_get_u8(tb[TCA_STRIPE_REORDER]) != cfg->reorder) {
 		WRITE_ONCE(cfg->reorder, nla_get_u8(tb[TCA_STRIPE_REORDER]));
+		stripe_master_update(m);	/* the header changes the MTU */
+	}
 	if (tb[TCA_STRIPE_HOLD_MAX_US])
 		WRITE_ONCE(cfg->hold_max_us,
 			   nla_get_u32(tb[TCA_STRIPE_HOLD_MAX_US]));

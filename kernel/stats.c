@@ -43,6 +43,40 @@ static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 	return 0;
 }
 
+/* The receiver's counters, read under its lock for one consistent view. */
+static int stripe_put_rx(struct stripe_master *m, struct sk_buff *skb)
+{
+	static const int attr[] = {
+		TCA_STRIPE_MSTAT_RX_IN_ORDER, TCA_STRIPE_MSTAT_RX_RESEQUENCED,
+		TCA_STRIPE_MSTAT_RX_HELD, TCA_STRIPE_MSTAT_RX_HELD_BYTES,
+		TCA_STRIPE_MSTAT_RX_HOLD_MAX_US, TCA_STRIPE_MSTAT_RX_LOST_LINK,
+		TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT, TCA_STRIPE_MSTAT_RX_LOST_LIMIT,
+		TCA_STRIPE_MSTAT_RX_LATE, TCA_STRIPE_MSTAT_RX_MALFORMED,
+		TCA_STRIPE_MSTAT_RX_NO_STATE,
+	};
+	struct stripe_rx *rx = &m->rx;
+	u64 v[ARRAY_SIZE(attr)];
+	int i;
+
+	spin_lock_bh(&rx->lock);
+	v[0] = rx->in_order;
+	v[1] = rx->resequenced;
+	v[2] = rx->held;
+	v[3] = rx->held_bytes;
+	v[4] = rx->hold_max_us;
+	v[5] = rx->lost_link;
+	v[6] = rx->lost_timeout;
+	v[7] = rx->lost_limit;
+	v[8] = rx->late;
+	v[9] = rx->malformed;
+	v[10] = rx->no_state;
+	spin_unlock_bh(&rx->lock);
+	for (i = 0; i < ARRAY_SIZE(attr); i++)
+		if (nla_put_u64_64bit(skb, attr[i], v[i], TCA_STRIPE_MSTAT_PAD))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int stripe_put_master(struct stripe_master *m, struct sk_buff *skb)
 {
 	struct stripe_master_counters c;
@@ -71,7 +105,8 @@ static int stripe_put_master(struct stripe_master *m, struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_PACKETS, c.rx_packets,
 			      TCA_STRIPE_MSTAT_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_BYTES, c.rx_bytes,
-			      TCA_STRIPE_MSTAT_PAD)) {
+			      TCA_STRIPE_MSTAT_PAD) ||
+	    stripe_put_rx(m, skb)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -32,10 +32,15 @@
 
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
+#include <net/gro_cells.h>
 #include <net/sch_generic.h>
 #include <linux/stripe.h>
 
 #define STRIPE_MAX_LINKS	64
+#define STRIPE_RX_SENDERS	16	/* peers a master keeps order for */
+#define STRIPE_HOLD_DEFAULT_US	5000
+#define STRIPE_FLOW_LIMIT_DEFAULT	1024
+#define STRIPE_BUFFER_LIMIT_DEFAULT	8192
 
 /* Per-CPU counters of a link, summed by stripe_link_stats_read() */
 struct stripe_link_stats {
@@ -68,6 +73,7 @@ struct stripe_link {
 	struct Qdisc *sch;			/* the link's root qdisc */
 	struct stripe_master __rcu *master;	/* NULL once detached */
 	struct list_head node;			/* master->links, RTNL */
+	u32 id;					/* index in the master, RTNL */
 	u32 weight;				/* configured, 0 = auto */
 	u32 weight_auto;			/* from the link speed */
 	u32 limit;				/* packets in sch */
@@ -123,6 +129,41 @@ struct stripe_config {
 	u32 stripe_min;
 };
 
+/* Receive state of one flow bucket of one sender (rx.c) */
+struct stripe_rx_flow {
+	u32 next;			/* fseq expected next */
+	bool synced;
+	struct sk_buff_head held;	/* early frames, in fseq order */
+};
+
+/* What a receiver knows of one sending master */
+struct stripe_rx_sender {
+	u32 id;
+	u32 newest[STRIPE_MAX_LINKS];	/* newest gseq per link */
+	u64 link_seen[STRIPE_MAX_LINKS];	/* ns, 0 = never */
+	DECLARE_BITMAP(pending, STRIPE_FLOW_BUCKETS);
+	struct stripe_rx_flow flows[STRIPE_FLOW_BUCKETS];
+};
+
+/* Receive side of a master; everything under lock (BH) */
+struct stripe_rx {
+	spinlock_t lock;		/* all of this struct, BH */
+	struct stripe_rx_sender *senders[STRIPE_RX_SENDERS];
+	struct hrtimer timer;		/* hold-max for held frames */
+	struct gro_cells cells;
+	u32 held;
+	u64 held_bytes;
+	u64 in_order;
+	u64 resequenced;
+	u64 hold_max_us;
+	u64 lost_link;
+	u64 lost_timeout;
+	u64 lost_limit;
+	u64 late;
+	u64 malformed;
+	u64 no_state;
+};
+
 struct stripe_master {
 	struct net_device *dev;
 	struct list_head links;			/* RTNL */
@@ -132,6 +173,12 @@ struct stripe_master {
 	struct stripe_srr __percpu *srr;
 	struct stripe_master_stats __percpu *stats;
 	struct stripe_config cfg;
+	DECLARE_BITMAP(link_ids, STRIPE_MAX_LINKS);	/* RTNL */
+	/* reorder on, transmit side */
+	u32 sender_id;
+	atomic_t tx_gseq;
+	atomic_t tx_fseq[STRIPE_FLOW_BUCKETS];
+	struct stripe_rx rx;
 };
 
 /* master.c */
@@ -158,6 +205,12 @@ void stripe_notifier_unregister(void);
 
 /* ndisc.c */
 bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);
+
+/* rx.c */
+void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
+		     struct sk_buff *skb);
+int stripe_rx_init(struct stripe_master *m);
+void stripe_rx_destroy(struct stripe_master *m);
 
 /* xmit.c */
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev);

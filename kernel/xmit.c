@@ -170,6 +170,34 @@ static void stripe_count_master_drop(struct stripe_master *m, bool busy)
 	u64_stats_update_end(&ms->syncp);
 }
 
+/* reorder on: put the stripe header in front of the packet.  The header's
+ * EtherType is written by the link's header code from skb->protocol, so the
+ * neighbour's cached Ethernet header (made for IP) must not be used.
+ */
+static int stripe_push_hdr(struct stripe_master *m, struct sk_buff *skb,
+			   unsigned int room)
+{
+	u16 flow = skb_get_hash(skb) & (STRIPE_FLOW_BUCKETS - 1);
+	struct stripe_wire_hdr *h;
+
+	if (skb_cow_head(skb, room + sizeof(*h)))
+		return -ENOMEM;
+	h = skb_push(skb, sizeof(*h));
+	*h = (struct stripe_wire_hdr) {
+		.version = STRIPE_WIRE_VERSION,
+		.proto = skb->protocol,
+		.sender = htonl(m->sender_id),
+		.flow = htons(flow),
+		.gseq = htonl(atomic_inc_return(&m->tx_gseq)),
+		.fseq = htonl(atomic_inc_return(&m->tx_fseq[flow])),
+		.tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC)),
+	};
+	skb->protocol = htons(ETH_P_STRIPE);
+	/* The neighbour output pulls everything before the network header. */
+	skb_reset_network_header(skb);
+	return 0;
+}
+
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct stripe_master *m = netdev_priv(dev);
@@ -215,6 +243,17 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	 */
 	skb_dst_drop(skb);
 send:
+	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON) {
+		if (stripe_push_hdr(m, skb, LL_RESERVED_SPACE(link->dev))) {
+			stripe_count_tx(m, link, len, false);
+			kfree_skb(skb);
+			return NETDEV_TX_OK;
+		}
+		skb->dev = link->dev;
+		rc = neigh_output(n, skb, true);
+		stripe_count_tx(m, link, len, !net_xmit_eval(rc));
+		return NETDEV_TX_OK;
+	}
 	if (unlikely(skb_headroom(skb) < LL_RESERVED_SPACE(link->dev))) {
 		skb = skb_expand_head(skb, LL_RESERVED_SPACE(link->dev));
 		if (!skb) {

@@ -479,6 +479,30 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 			      " rx %" PRIu64 " pkts");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_BYTES], "rx_bytes",
 			      " %" PRIu64 " bytes");
+	if (tb[TCA_STRIPE_MSTAT_RX_IN_ORDER])
+		print_string(PRINT_FP, NULL, "%s", "\n  resequencer");
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_IN_ORDER], "rx_in_order",
+			      " in_order %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_RESEQUENCED],
+			      "rx_resequenced", " resequenced %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_HELD], "rx_held",
+			      " held %" PRIu64 " pkts");
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_HELD_BYTES],
+			      "rx_held_bytes", " %" PRIu64 " bytes");
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_HOLD_MAX_US],
+			      "rx_hold_max_us", " hold_max %" PRIu64 "us");
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_LOST_LINK],
+			      "rx_lost_link", " lost_link %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT],
+			      "rx_lost_timeout", " lost_timeout %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_LOST_LIMIT],
+			      "rx_lost_limit", " lost_limit %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_LATE], "rx_late",
+			      " late %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_MALFORMED],
+			      "rx_malformed", " malformed %" PRIu64);
+	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_NO_STATE],
+			      "rx_no_state", " no_state %" PRIu64);
 	close_json_object();
 }
 

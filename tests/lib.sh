@@ -127,6 +127,13 @@ tb_setup() {
 		ip -n $SW link set "sb$i" master "br$i" up
 		ip -n $GW link set "g$i" up
 		ip -n $BL link set "b$i" up
+		# A veth is FIFO only when its receiver uses NAPI: GRO on, and TSO off
+		# (veth takes NAPI only for frames it cannot merge otherwise);
+		# otherwise each sending CPU's backlog reorders the link.
+		ip netns exec $GW ethtool -K "g$i" gro on tso off
+		ip netns exec $BL ethtool -K "b$i" gro on tso off
+		ip netns exec $SW ethtool -K "sg$i" gro on tso off
+		ip netns exec $SW ethtool -K "sb$i" gro on tso off
 	done
 	for ns in $GW $BL; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \

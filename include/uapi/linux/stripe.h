@@ -119,6 +119,18 @@ enum {
 	TCA_STRIPE_MSTAT_TX_DROPS,	/* no link could take the packet */
 	TCA_STRIPE_MSTAT_RX_PACKETS,
 	TCA_STRIPE_MSTAT_RX_BYTES,
+	/* reorder on: what the receiver did */
+	TCA_STRIPE_MSTAT_RX_IN_ORDER,	/* delivered at once */
+	TCA_STRIPE_MSTAT_RX_RESEQUENCED, /* delivered after being held */
+	TCA_STRIPE_MSTAT_RX_HELD,	/* packets held now */
+	TCA_STRIPE_MSTAT_RX_HELD_BYTES,	/* bytes held now */
+	TCA_STRIPE_MSTAT_RX_HOLD_MAX_US, /* longest hold seen */
+	TCA_STRIPE_MSTAT_RX_LOST_LINK,	/* gaps declared lost: every link passed them */
+	TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT, /* gaps declared lost: hold-max expired */
+	TCA_STRIPE_MSTAT_RX_LOST_LIMIT,	/* gaps skipped: flow or buffer limit */
+	TCA_STRIPE_MSTAT_RX_LATE,	/* duplicates and late arrivals dropped */
+	TCA_STRIPE_MSTAT_RX_MALFORMED,	/* bad stripe headers dropped */
+	TCA_STRIPE_MSTAT_RX_NO_STATE,	/* dropped: too many senders */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
@@ -148,5 +160,41 @@ enum {
 };
 
 #define TCA_STRIPE_LSTAT_MAX	(__TCA_STRIPE_LSTAT_MAX - 1)
+
+/*
+ * Wire format, reorder on
+ * ------------------------
+ * Every frame a master sends carries, after the Ethernet header and with
+ * EtherType ETH_P_STRIPE (IEEE 802 local experimental 1), this header and
+ * then the packet:
+ *
+ *   version  STRIPE_WIRE_VERSION; other versions are dropped
+ *   flags    0 for now; receivers ignore unknown flags
+ *   proto    EtherType of the packet that follows (IPv4 or IPv6)
+ *   sender   random id of the sending master
+ *   flow     the sender's flow bucket, < STRIPE_FLOW_BUCKETS
+ *   gseq     sequence over every frame of this sender: each link is FIFO,
+ *            so once every live link has delivered a later gseq, a
+ *            missing frame is lost
+ *   fseq     sequence within the flow bucket: the order to restore
+ *   tstamp   sender's clock in microseconds (skew measurement)
+ *
+ * All fields are big-endian.
+ */
+#define ETH_P_STRIPE		0x88B5
+#define STRIPE_WIRE_VERSION	1
+#define STRIPE_FLOW_BUCKETS	256
+
+struct stripe_wire_hdr {
+	__u8	version;
+	__u8	flags;
+	__be16	proto;
+	__be32	sender;
+	__be16	flow;
+	__be16	reserved;
+	__be32	gseq;
+	__be32	fseq;
+	__be32	tstamp;
+};
 
 #endif /* _UAPI_LINUX_STRIPE_H */
