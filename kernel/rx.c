@@ -21,13 +21,14 @@
  * believed, memory is bounded (flow-limit, buffer-limit, STRIPE_RX_SENDERS
  * senders), and every drop is counted.
  *
- * Locking: rx->lock (BH) protects all receive state; frames go up through
- * gro_cells, so GRO works on the restored order.
+ * Locking: rx->lock (BH) protects all receive state.  Frames go up through
+ * one NAPI context per master, fed in order under the lock: GRO works on
+ * the restored order, and no per-CPU queue can undo it (gro_cells would:
+ * two CPUs releasing frames of one flow into their own cells).
  */
 #include <linux/etherdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <net/gro_cells.h>
 
 #include "stripe.h"
 
@@ -53,9 +54,41 @@ static u32 stripe_hold_ns(const struct stripe_master *m)
 	return READ_ONCE(m->cfg.hold_max_us) * NSEC_PER_USEC;
 }
 
+/* Called under rx->lock, in the order the flows must see. */
 static void stripe_rx_up(struct stripe_master *m, struct sk_buff *skb)
 {
-	gro_cells_receive(&m->rx.cells, skb);
+	struct stripe_rx *rx = &m->rx;
+
+	if (unlikely(skb_queue_len(&rx->up) >= READ_ONCE(m->cfg.buffer_limit))) {
+		rx->lost_limit++;
+		kfree_skb(skb);
+		return;
+	}
+	__skb_queue_tail(&rx->up, skb);
+	napi_schedule(&rx->napi);
+}
+
+static int stripe_rx_poll(struct napi_struct *napi, int budget)
+{
+	struct stripe_master *m = container_of(napi, struct stripe_master,
+					       rx.napi);
+	struct stripe_rx *rx = &m->rx;
+	struct sk_buff_head batch;
+	struct sk_buff *skb;
+	int done = 0;
+
+	__skb_queue_head_init(&batch);
+	spin_lock_bh(&rx->lock);
+	while (done < budget && (skb = __skb_dequeue(&rx->up))) {
+		__skb_queue_tail(&batch, skb);
+		done++;
+	}
+	spin_unlock_bh(&rx->lock);
+	while ((skb = __skb_dequeue(&batch)))
+		napi_gro_receive(napi, skb);
+	if (done < budget)
+		napi_complete_done(napi, done);
+	return done;
 }
 
 /* Hand the head of a bucket up and advance past it. */
@@ -301,7 +334,10 @@ int stripe_rx_init(struct stripe_master *m)
 	spin_lock_init(&rx->lock);
 	hrtimer_init(&rx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	rx->timer.function = stripe_rx_timer;
-	return gro_cells_init(&rx->cells, m->dev);
+	__skb_queue_head_init(&rx->up);
+	netif_napi_add(m->dev, &rx->napi, stripe_rx_poll);
+	napi_enable(&rx->napi);
+	return 0;
 }
 
 /* The master is going away: no frame can arrive any more (its links have
@@ -325,5 +361,7 @@ void stripe_rx_destroy(struct stripe_master *m)
 	}
 	rx->held = 0;
 	rx->held_bytes = 0;
-	gro_cells_destroy(&rx->cells);
+	napi_disable(&rx->napi);
+	netif_napi_del(&rx->napi);
+	__skb_queue_purge(&rx->up);
 }

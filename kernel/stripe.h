@@ -32,7 +32,6 @@
 
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
-#include <net/gro_cells.h>
 #include <net/sch_generic.h>
 #include <linux/stripe.h>
 
@@ -150,7 +149,8 @@ struct stripe_rx {
 	spinlock_t lock;		/* all of this struct, BH */
 	struct stripe_rx_sender *senders[STRIPE_RX_SENDERS];
 	struct hrtimer timer;		/* hold-max for held frames */
-	struct gro_cells cells;
+	struct napi_struct napi;	/* hands frames up, in order */
+	struct sk_buff_head up;		/* released, waiting for napi */
 	u32 held;
 	u64 held_bytes;
 	u64 in_order;
