@@ -5,8 +5,8 @@
 source "$(dirname "$0")/lib.sh"
 require_vm
 out=$(SECS=${SECS:-4} "$TOP/scripts/demo" 2>&1)
-echo "$out" | grep -A4 '^One TCP stream' | sed 's/^/# /'
-for m in "ceiling" "stripe (reorder off)" "teql"; do
+echo "$out" | grep -A5 '^One TCP stream' | sed 's/^/# /'
+for m in "ceiling" "stripe (reorder on)" "stripe (reorder off)" "teql"; do
 	v=$(echo "$out" | grep "^$m" | awk '{print $(NF-1)}')
 	if [ -n "$v" ] && python3 -c "import sys; sys.exit(0 if float('$v') > 0 else 1)"; then
 		tap_ok "goodput measured: $m $v Mbit/s"
