@@ -52,8 +52,23 @@ check "with reorder off the same run shows the reordering (OFO > 1000)" \
 check "reorder on cuts the receiver's reordering 20-fold ($ofo_on vs $ofo_off)" \
 	test $(( ${ofo_on:-999999} * 20 )) -le "${ofo_off:-0}"
 
-# --- hostile frames on a link: counted, dropped, nothing else changes ---
+# --- one UDP flow comes out of stripe0 in exact order ---
 reorder on
+SP=$TOP/tools/stripe-perf
+ip netns exec $BL "$SP" -s -1 -i 0 >/dev/null 2>&1 &
+wait_for listening $BL 5301
+ip netns exec $GW "$SP" -c 10.9.0.2 -u -b 300M -l 8000 -t 3 -i 0 -J \
+	>"$TOP/build/reorder-udp.$$" 2>/dev/null
+wait
+udp=$(python3 -c "import json; u=json.load(open('$TOP/build/reorder-udp.$$'))['summary']['udp']
+print(u['received'], u['reordered'], u['lost'])" 2>/dev/null)
+rm -f "$TOP/build/reorder-udp.$$"
+log "UDP over reorder on: received, reordered, lost = $udp"
+set -- $udp
+check "UDP over reorder on: datagrams arrive, none reordered" \
+	test "${1:-0}" -gt 1000 -a "${2:-1}" = 0
+
+# --- hostile frames on a link: counted, dropped, nothing else changes ---
 before=$(rx_stat rx_malformed)
 mac=$(ip -n $BL link show b1 | awk '/link\/ether/ {print $2}')
 ip netns exec $GW python3 - "$mac" <<'PY'
