@@ -197,7 +197,28 @@ static enum hrtimer_restart stripe_rx_timer(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
-static struct stripe_rx_sender *stripe_rx_sender(struct stripe_rx *rx, u32 id)
+static void stripe_rx_sender_free(struct stripe_rx *rx,
+				  struct stripe_rx_sender *s)
+{
+	struct sk_buff *skb;
+	int b;
+
+	for (b = 0; b < STRIPE_FLOW_BUCKETS; b++) {
+		while ((skb = __skb_dequeue(&s->flows[b].held))) {
+			rx->held--;
+			rx->held_bytes -= skb->len;
+			kfree_skb(skb);
+		}
+	}
+	kfree(s);
+}
+
+/* The state of sender @id, made if new.  A full table takes back the slot
+ * of a sender idle for STRIPE_RX_IDLE_NS (a peer that restarted has a new
+ * id), so memory stays bounded whatever ids arrive.
+ */
+static struct stripe_rx_sender *stripe_rx_sender(struct stripe_rx *rx, u32 id,
+						 u64 now)
 {
 	struct stripe_rx_sender *s;
 	int i, free = -1;
@@ -208,6 +229,14 @@ static struct stripe_rx_sender *stripe_rx_sender(struct stripe_rx *rx, u32 id)
 			return s;
 		if (!s && free < 0)
 			free = i;
+	}
+	for (i = 0; free < 0 && i < STRIPE_RX_SENDERS; i++) {
+		s = rx->senders[i];
+		if (now - s->last_seen > STRIPE_RX_IDLE_NS) {
+			stripe_rx_sender_free(rx, s);
+			rx->senders[i] = NULL;
+			free = i;
+		}
 	}
 	if (free < 0)
 		return NULL;
@@ -270,7 +299,7 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	 */
 	now = ktime_get_ns();
 	cb->arrived = now;
-	s = stripe_rx_sender(rx, ntohl(h->sender));
+	s = stripe_rx_sender(rx, ntohl(h->sender), now);
 	if (!s) {
 		rx->no_state++;
 		spin_unlock(&rx->lock);
@@ -280,6 +309,7 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	if (!s->link_seen[link->id] || seq_before(s->newest[link->id], cb->gseq))
 		s->newest[link->id] = cb->gseq;
 	s->link_seen[link->id] = now;
+	s->last_seen = now;
 
 	/* From here on it is a packet of the master. */
 	skb_pull(skb, sizeof(*h));
@@ -346,17 +376,12 @@ int stripe_rx_init(struct stripe_master *m)
 void stripe_rx_destroy(struct stripe_master *m)
 {
 	struct stripe_rx *rx = &m->rx;
-	int i, b;
+	int i;
 
 	hrtimer_cancel(&rx->timer);
 	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
-		struct stripe_rx_sender *s = rx->senders[i];
-
-		if (!s)
-			continue;
-		for (b = 0; b < STRIPE_FLOW_BUCKETS; b++)
-			__skb_queue_purge(&s->flows[b].held);
-		kfree(s);
+		if (rx->senders[i])
+			stripe_rx_sender_free(rx, rx->senders[i]);
 		rx->senders[i] = NULL;
 	}
 	rx->held = 0;

@@ -37,6 +37,7 @@
 
 #define STRIPE_MAX_LINKS	64
 #define STRIPE_RX_SENDERS	16	/* peers a master keeps order for */
+#define STRIPE_RX_IDLE_NS	(10ULL * NSEC_PER_SEC)	/* then it may go */
 #define STRIPE_HOLD_DEFAULT_US	5000
 #define STRIPE_FLOW_LIMIT_DEFAULT	1024
 #define STRIPE_BUFFER_LIMIT_DEFAULT	8192
@@ -138,6 +139,7 @@ struct stripe_rx_flow {
 /* What a receiver knows of one sending master */
 struct stripe_rx_sender {
 	u32 id;
+	u64 last_seen;			/* ns */
 	u32 newest[STRIPE_MAX_LINKS];	/* newest gseq per link */
 	u64 link_seen[STRIPE_MAX_LINKS];	/* ns, 0 = never */
 	DECLARE_BITMAP(pending, STRIPE_FLOW_BUCKETS);

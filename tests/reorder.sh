@@ -84,6 +84,11 @@ frames = [b"", b"\x01", b"\x02" + bytes(23),			# short, bad version
           struct.pack("!BBHIHHIII", 1, 0, 0x0800, 1, 999, 0, 1, 1, 0)]	# bad flow
 frames += [bytes(rnd.getrandbits(8) for _ in range(rnd.randrange(0, 64)))
            for _ in range(200)]
+# Well-formed headers from 40 made-up senders: only 16 get state.
+ip = bytes.fromhex("4500001c000000004011000000000000000000000000000000000000")
+frames += [struct.pack("!BBHIHHIII", 1, 0, 0x0800, 0x5EED0000 + i, 7, 0,
+                       rnd.getrandbits(32), rnd.getrandbits(32), 0) + ip
+           for i in range(40)]
 for f in frames:
     s.send(eth + f)
 PY
@@ -91,6 +96,8 @@ sleep 0.5
 after=$(rx_stat rx_malformed)
 log "malformed before $before, after $after"
 check "hostile frames are counted as malformed" test "$((after - before))" -ge 5
+check "made-up senders beyond the table are refused and counted" \
+	test "$(rx_stat rx_no_state)" -ge 20
 check "traffic still flows after them" \
 	ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2
 tap_done
