@@ -12,7 +12,7 @@
  * - it is certainly lost: each link is FIFO, so once every live link has
  *   delivered a frame sent after the first held one (gseq), nothing sent
  *   before it is still on the way -- the rule of multilink PPP (minseq).
- *   A link that has been silent for the hold bound leaves the rule, so an
+ *   A link that has been silent for four hold bounds leaves the rule, so an
  *   idle link cannot freeze it (a busy but slow link must not leave it:
  *   the frame it carries would be declared lost and then come late);
  * - the hold bound (hold-max) expires, or the flow or buffer limit is hit.
