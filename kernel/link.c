@@ -74,37 +74,6 @@ bool stripe_link_can_send(const struct stripe_link *link)
 	       READ_ONCE(link->sch->q.qlen) < READ_ONCE(link->limit);
 }
 
-void stripe_link_stats_read(const struct stripe_link *link,
-			    struct stripe_link_counters *c)
-{
-	int cpu;
-
-	memset(c, 0, sizeof(*c));
-	for_each_possible_cpu(cpu) {
-		const struct stripe_link_stats *s = per_cpu_ptr(link->stats, cpu);
-		struct stripe_link_counters v;
-		unsigned int start;
-
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			v.tx_packets = u64_stats_read(&s->tx_packets);
-			v.tx_bytes = u64_stats_read(&s->tx_bytes);
-			v.tx_busy = u64_stats_read(&s->tx_busy);
-			v.tx_drops = u64_stats_read(&s->tx_drops);
-			v.neigh_fail = u64_stats_read(&s->neigh_fail);
-			v.rx_packets = u64_stats_read(&s->rx_packets);
-			v.rx_bytes = u64_stats_read(&s->rx_bytes);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-		c->tx_packets += v.tx_packets;
-		c->tx_bytes += v.tx_bytes;
-		c->tx_busy += v.tx_busy;
-		c->tx_drops += v.tx_drops;
-		c->neigh_fail += v.neigh_fail;
-		c->rx_packets += v.rx_packets;
-		c->rx_bytes += v.rx_bytes;
-	}
-}
-
 /* Receive: IP arriving on a link belongs to the master, so the stack sees
  * it on stripe0 (addresses, rp_filter and sockets bound to the master all
  * work).  ARP and IPv6 neighbour discovery stay on the link: next hops are

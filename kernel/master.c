@@ -192,35 +192,6 @@ static void stripe_master_destructor(struct net_device *dev)
 	free_percpu(m->stats);
 }
 
-void stripe_master_stats_read(const struct stripe_master *m,
-			      struct stripe_master_counters *c)
-{
-	int cpu;
-
-	memset(c, 0, sizeof(*c));
-	for_each_possible_cpu(cpu) {
-		const struct stripe_master_stats *s = per_cpu_ptr(m->stats, cpu);
-		struct stripe_master_counters v;
-		unsigned int start;
-
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			v.tx_packets = u64_stats_read(&s->tx_packets);
-			v.tx_bytes = u64_stats_read(&s->tx_bytes);
-			v.tx_busy = u64_stats_read(&s->tx_busy);
-			v.tx_drops = u64_stats_read(&s->tx_drops);
-			v.rx_packets = u64_stats_read(&s->rx_packets);
-			v.rx_bytes = u64_stats_read(&s->rx_bytes);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-		c->tx_packets += v.tx_packets;
-		c->tx_bytes += v.tx_bytes;
-		c->tx_busy += v.tx_busy;
-		c->tx_drops += v.tx_drops;
-		c->rx_packets += v.rx_packets;
-		c->rx_bytes += v.rx_bytes;
-	}
-}
-
 static void stripe_get_stats64(struct net_device *dev,
 			       struct rtnl_link_stats64 *s)
 {

@@ -9,6 +9,39 @@
 
 #include "stripe.h"
 
+static_assert(offsetof(struct stripe_link_stats, syncp) ==
+	      STRIPE_LINK_NSTATS * sizeof(u64_stats_t));
+static_assert(sizeof(struct stripe_link_counters) ==
+	      STRIPE_LINK_NSTATS * sizeof(u64));
+static_assert(offsetof(struct stripe_master_stats, syncp) ==
+	      STRIPE_MASTER_NSTATS * sizeof(u64_stats_t));
+static_assert(sizeof(struct stripe_master_counters) ==
+	      STRIPE_MASTER_NSTATS * sizeof(u64));
+
+/* Sum per-CPU counters (see stripe.h for the layout) into @sum. */
+void stripe_stats_sum(const void __percpu *stats, unsigned int n, u64 *sum)
+{
+	u64 v[STRIPE_LINK_NSTATS];
+	unsigned int i, start;
+	int cpu;
+
+	if (WARN_ON_ONCE(n > ARRAY_SIZE(v)))
+		return;
+	memset(sum, 0, n * sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const u64_stats_t *c = per_cpu_ptr(stats, cpu);
+		const struct u64_stats_sync *syncp = (const void *)(c + n);
+
+		do {
+			start = u64_stats_fetch_begin(syncp);
+			for (i = 0; i < n; i++)
+				v[i] = u64_stats_read(&c[i]);
+		} while (u64_stats_fetch_retry(syncp, start));
+		for (i = 0; i < n; i++)
+			sum[i] += v[i];
+	}
+}
+
 static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 {
 	struct stripe_link_counters c;

@@ -42,7 +42,14 @@
 #define STRIPE_FLOW_LIMIT_DEFAULT	1024
 #define STRIPE_BUFFER_LIMIT_DEFAULT	8192
 
-/* Per-CPU counters of a link, summed by stripe_link_stats_read() */
+/* Per-CPU counters are structs of N u64_stats_t followed by their
+ * u64_stats_sync; each has a plain snapshot struct of N u64 in the same
+ * order, filled by stripe_stats_sum() (stats.c checks the layouts).
+ */
+#define STRIPE_LINK_NSTATS	7
+#define STRIPE_MASTER_NSTATS	6
+
+/* Per-CPU counters of a link */
 struct stripe_link_stats {
 	u64_stats_t tx_packets;
 	u64_stats_t tx_bytes;
@@ -198,10 +205,6 @@ void stripe_link_refresh_speed(struct stripe_link *link);
 u32 stripe_link_weight(const struct stripe_link *link);
 u32 stripe_link_flags(const struct stripe_link *link);
 bool stripe_link_can_send(const struct stripe_link *link);
-void stripe_link_stats_read(const struct stripe_link *link,
-			    struct stripe_link_counters *c);
-void stripe_master_stats_read(const struct stripe_master *m,
-			      struct stripe_master_counters *c);
 int stripe_notifier_register(void);
 void stripe_notifier_unregister(void);
 
@@ -221,6 +224,20 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev);
 extern struct Qdisc_ops stripe_qdisc_ops;
 
 /* stats.c */
+void stripe_stats_sum(const void __percpu *stats, unsigned int n, u64 *sum);
+
+static inline void stripe_link_stats_read(const struct stripe_link *link,
+					  struct stripe_link_counters *c)
+{
+	stripe_stats_sum(link->stats, STRIPE_LINK_NSTATS, (u64 *)c);
+}
+
+static inline void stripe_master_stats_read(const struct stripe_master *m,
+					    struct stripe_master_counters *c)
+{
+	stripe_stats_sum(m->stats, STRIPE_MASTER_NSTATS, (u64 *)c);
+}
+
 int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb);
 int stripe_dump_link_xstats(struct stripe_link *link, struct sk_buff *skb);
 
