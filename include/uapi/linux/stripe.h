@@ -131,10 +131,31 @@ enum {
 	TCA_STRIPE_MSTAT_RX_LATE,	/* duplicates and late arrivals dropped */
 	TCA_STRIPE_MSTAT_RX_MALFORMED,	/* bad stripe headers dropped */
 	TCA_STRIPE_MSTAT_RX_NO_STATE,	/* dropped: too many senders */
+	TCA_STRIPE_MSTAT_SENDER_ID,	/* u32: this master's id on the wire */
+	TCA_STRIPE_MSTAT_TX_MARKERS,	/* marker frames sent on idle links */
+	TCA_STRIPE_MSTAT_RX_MARKERS,	/* marker frames received */
+	TCA_STRIPE_MSTAT_RX_SENDERS,	/* u32: peers with receive state now */
+	TCA_STRIPE_MSTAT_RX_HOLD_HIST,	/* nest: TCA_STRIPE_HIST_BUCKET, in order */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
 #define TCA_STRIPE_MSTAT_MAX	(__TCA_STRIPE_MSTAT_MAX - 1)
+
+/* Inside TCA_STRIPE_MSTAT_RX_HOLD_HIST: STRIPE_HOLD_HIST_BUCKETS u64
+ * attributes of type TCA_STRIPE_HIST_BUCKET, bucket 0 first.  Bucket k
+ * counts packets released after a hold shorter than
+ * STRIPE_HOLD_HIST_BOUND_US(k) (and not shorter than bucket k-1's bound);
+ * the last bucket has no upper bound.
+ */
+enum {
+	TCA_STRIPE_HIST_PAD,
+	TCA_STRIPE_HIST_BUCKET,		/* u64, repeated */
+	__TCA_STRIPE_HIST_MAX
+};
+
+#define TCA_STRIPE_HIST_MAX		(__TCA_STRIPE_HIST_MAX - 1)
+#define STRIPE_HOLD_HIST_BUCKETS	8
+#define STRIPE_HOLD_HIST_BOUND_US(k)	(16U << (2 * (k)))	/* 16 us .. 64 ms */
 
 /* Link state flags, TCA_STRIPE_LSTAT_FLAGS */
 #define STRIPE_LINK_F_UP	(1U << 0)	/* admin up and running */
@@ -156,6 +177,11 @@ enum {
 	TCA_STRIPE_LSTAT_NEIGH_FAIL,	/* next hop not resolved on the link */
 	TCA_STRIPE_LSTAT_RX_PACKETS,
 	TCA_STRIPE_LSTAT_RX_BYTES,
+	TCA_STRIPE_LSTAT_RX_SKEW_US,	/* u32: one-way delay minus the fastest
+					 * link's, newest sender; absent until
+					 * measured
+					 */
+	TCA_STRIPE_LSTAT_TX_MARKERS,	/* marker frames sent on this link */
 	__TCA_STRIPE_LSTAT_MAX
 };
 
@@ -169,8 +195,9 @@ enum {
  * then the packet:
  *
  *   version  STRIPE_WIRE_VERSION; other versions are dropped
- *   flags    0 for now; receivers ignore unknown flags
- *   proto    EtherType of the packet that follows (IPv4 or IPv6)
+ *   flags    STRIPE_WIRE_F_*; receivers ignore unknown flags
+ *   proto    EtherType of the packet that follows (IPv4 or IPv6); 0 in
+ *            a marker
  *   sender   random id of the sending master
  *   flow     the sender's flow bucket, < STRIPE_FLOW_BUCKETS
  *   gseq     sequence over every frame of this sender: each link is FIFO,
@@ -179,11 +206,18 @@ enum {
  *   fseq     sequence within the flow bucket: the order to restore
  *   tstamp   sender's clock in microseconds (skew measurement)
  *
+ * A marker (STRIPE_WIRE_F_MARKER) is the header alone, sent broadcast on a
+ * link that has been idle while the sender's gseq moved on: it tells every
+ * receiver on that link "nothing sent before this gseq is still on this
+ * link", so an idle link does not hold up loss detection.  Its proto, flow
+ * and fseq are 0 and nothing follows it.
+ *
  * All fields are big-endian.
  */
 #define ETH_P_STRIPE		0x88B5
 #define STRIPE_WIRE_VERSION	1
 #define STRIPE_FLOW_BUCKETS	256
+#define STRIPE_WIRE_F_MARKER	0x01
 
 struct stripe_wire_hdr {
 	__u8	version;
