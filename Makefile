@@ -47,26 +47,12 @@ clean:
 
 .PHONY: all deps check check-debug demo bench sparse install clean
 
-# make fuzz: libFuzzer (clang) on the tc plugin's option parser and printers
-# on the host, FUZZ_SECONDS each.  New inputs go to build/fuzz/corpus-*,
-# crashes to build/fuzz/<target>-crash-*; seeds are in tests/fuzz/corpus/.
+# make fuzz: libFuzzer (clang) on the host, FUZZ_SECONDS each: the tc
+# plugin's option parser and printers, and the resequencer (kernel/reseq.c)
+# on hostile frames.  See tests/fuzz/README.
 FUZZ_SECONDS ?= 60
-FUZZ_CC ?= clang
-FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -Wall -Wextra -Werror -Iinclude/uapi -Itc-plugin
 
 fuzz:
-	@mkdir -p build/fuzz
-	set -e; for t in parse print; do \
-		T=$$(echo $$t | tr a-z A-Z); \
-		$(FUZZ_CC) $(FUZZ_CFLAGS) -DFUZZ_$$T -o build/fuzz/fuzz_$$t \
-			tc-plugin/fuzz_parse.c; \
-		mkdir -p build/fuzz/corpus-$$t; \
-		D=tests/fuzz/plugin-$$t.dict; \
-		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
-			-print_final_stats=1 -artifact_prefix=build/fuzz/$$t- \
-			$$(test -f $$D && echo -dict=$$D) \
-			build/fuzz/corpus-$$t tests/fuzz/corpus/plugin-$$t; \
-	done
+	tests/fuzz/run $(FUZZ_SECONDS)
 
 .PHONY: fuzz

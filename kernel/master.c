@@ -152,6 +152,7 @@ static int stripe_master_init(struct net_device *dev)
 	m->cfg.flow_limit = STRIPE_FLOW_LIMIT_DEFAULT;
 	m->cfg.buffer_limit = STRIPE_BUFFER_LIMIT_DEFAULT;
 	m->sender_id = get_random_u32();
+	stripe_marker_init(m);
 	m->srr = alloc_percpu(struct stripe_srr);
 	m->stats = netdev_alloc_pcpu_stats(struct stripe_master_stats);
 	if (!m->srr || !m->stats)
@@ -178,6 +179,7 @@ static void stripe_master_uninit(struct net_device *dev)
 
 	list_for_each_entry_safe(link, tmp, &m->links, node)
 		stripe_link_leave(link);
+	stripe_marker_stop(m);
 	stripe_rx_destroy(m);
 	stripe_table_free(rtnl_dereference(m->table));
 	RCU_INIT_POINTER(m->table, NULL);

@@ -227,6 +227,7 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)
 		return -ENOMEM;
+	spin_lock_init(&link->tx_lock);
 	link->stats = netdev_alloc_pcpu_stats(struct stripe_link_stats);
 	if (!link->stats) {
 		kfree(link);

@@ -1,70 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stripe: the receive side of "reorder on" -- put each flow back in order.
+ * stripe: the receive side of "reorder on" around the resequencer.
  *
- * Frames carry a stripe header (include/uapi/linux/stripe.h).  Per sender
- * the receiver keeps, for each flow bucket, the next flow sequence number it
- * expects and the frames that arrived ahead of it, sorted.  A frame that is
- * next goes up at once; one that is early is held.  A gap ahead of the held
- * frames ends in one of three ways:
+ * Frames with the stripe header arrive on the links (link.c steers them
+ * here).  The header is checked, the frame handed to the resequencer
+ * (reseq.c, which decides the order), and what it releases goes up the
+ * stack on the master.  A timer releases frames whose gap the rules of
+ * reseq.c resolve with time (hold bound, silent links).
  *
- * - the missing frame arrives;
- * - it is certainly lost: each link is FIFO, so once every live link has
- *   delivered a frame sent after the first held one (gseq), nothing sent
- *   before it is still on the way -- the rule of multilink PPP (minseq).
- *   A link that has been silent for four hold bounds leaves the rule, so an
- *   idle link cannot freeze it (a busy but slow link must not leave it:
- *   the frame it carries would be declared lost and then come late);
- * - the hold bound (hold-max) expires, or the flow or buffer limit is hit.
- *
- * Everything here comes from the wire: a frame is checked before it is
- * believed, memory is bounded (flow-limit, buffer-limit, STRIPE_RX_SENDERS
- * senders), and every drop is counted.
- *
- * Locking: rx->lock (BH) protects all receive state.  Frames go up through
+ * Locking: rx->lock (BH) protects the resequencer.  Frames go up through
  * one NAPI context per master, fed in order under the lock: GRO works on
  * the restored order, and no per-CPU queue can undo it (gro_cells would:
  * two CPUs releasing frames of one flow into their own cells).
  */
 #include <linux/etherdevice.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
 
 #include "stripe.h"
 
-struct stripe_rx_cb {
-	u32 gseq;
-	u32 fseq;
-	u64 arrived;	/* ns */
-};
+static_assert(STRIPE_RX_LINKS == STRIPE_MAX_LINKS);
 
-static struct stripe_rx_cb *stripe_cb(struct sk_buff *skb)
+static u64 stripe_hold_ns(const struct stripe_master *m)
 {
-	BUILD_BUG_ON(sizeof(struct stripe_rx_cb) > sizeof_field(struct sk_buff, cb));
-	return (struct stripe_rx_cb *)skb->cb;
+	return (u64)READ_ONCE(m->cfg.hold_max_us) * NSEC_PER_USEC;
 }
 
-static bool seq_before(u32 a, u32 b)
+/* A link that delivers nothing for a hold bound while its sender is active
+ * leaves the loss rule: the sender marks idle links far more often (marker.c),
+ * so it is dead or cut.  No shorter: a stalled CPU can delay one link's
+ * frames by tens of milliseconds, and each link would then be declared
+ * dead and its frames lost.
+ */
+static void stripe_rx_cfg(const struct stripe_master *m,
+			  struct stripe_reseq_cfg *cfg)
 {
-	return (s32)(a - b) < 0;
+	cfg->hold_ns = stripe_hold_ns(m);
+	cfg->silent_ns = cfg->hold_ns;
+	cfg->flow_limit = READ_ONCE(m->cfg.flow_limit);
+	cfg->buffer_limit = READ_ONCE(m->cfg.buffer_limit);
 }
 
-static u32 stripe_hold_ns(const struct stripe_master *m)
-{
-	return READ_ONCE(m->cfg.hold_max_us) * NSEC_PER_USEC;
-}
-
-/* Called under rx->lock, in the order the flows must see. */
-static void stripe_rx_up(struct stripe_master *m, struct sk_buff *skb)
+/* Under rx->lock: move what the resequencer released to the NAPI queue,
+ * in order.  The queue is bounded too: NAPI may be slower than the links.
+ */
+static void stripe_rx_up(struct stripe_master *m)
 {
 	struct stripe_rx *rx = &m->rx;
+	u32 limit = READ_ONCE(m->cfg.buffer_limit);
+	struct sk_buff *skb;
 
-	if (unlikely(skb_queue_len(&rx->up) >= READ_ONCE(m->cfg.buffer_limit))) {
-		rx->lost_limit++;
-		kfree_skb(skb);
+	if (skb_queue_empty(&rx->reseq.out))
 		return;
+	while ((skb = __skb_dequeue(&rx->reseq.out))) {
+		if (unlikely(skb_queue_len(&rx->up) >= limit)) {
+			rx->reseq.stats.lost_limit++;
+			kfree_skb(skb);
+			continue;
+		}
+		__skb_queue_tail(&rx->up, skb);
 	}
-	__skb_queue_tail(&rx->up, skb);
 	napi_schedule(&rx->napi);
 }
 
@@ -91,81 +84,21 @@ static int stripe_rx_poll(struct napi_struct *napi, int budget)
 	return done;
 }
 
-/* Hand the head of a bucket up and advance past it. */
-static void stripe_rx_release_head(struct stripe_master *m,
-				   struct stripe_rx_flow *f, u64 now)
+static u64 stripe_rx_period_ns(const struct stripe_master *m)
 {
-	struct stripe_rx *rx = &m->rx;
-	struct sk_buff *skb = __skb_dequeue(&f->held);
-	u64 held_us = div_u64(now - stripe_cb(skb)->arrived, NSEC_PER_USEC);
-
-	f->next = stripe_cb(skb)->fseq + 1;
-	rx->held--;
-	rx->held_bytes -= skb->len;
-	rx->resequenced++;
-	if (held_us > rx->hold_max_us)
-		rx->hold_max_us = held_us;
-	stripe_rx_up(m, skb);
+	return max_t(u64, stripe_hold_ns(m) / 4, 50 * NSEC_PER_USEC);
 }
 
-/* May the gap before a frame sent as @gseq be declared lost? */
-static bool stripe_rx_gap_lost(const struct stripe_master *m,
-			       const struct stripe_rx_sender *s, u32 gseq,
-			       u64 now)
-{
-	u64 silent = 4ULL * stripe_hold_ns(m);
-	u32 i;
-
-	for (i = 0; i < STRIPE_MAX_LINKS; i++) {
-		if (!s->link_seen[i] || now - s->link_seen[i] > silent)
-			continue;	/* idle or gone: out of the rule */
-		if (seq_before(s->newest[i], gseq))
-			return false;
-	}
-	return true;
-}
-
-/* Deliver what can go from one bucket. */
-static void stripe_rx_drain(struct stripe_master *m,
-			    struct stripe_rx_sender *s,
-			    struct stripe_rx_flow *f, u64 now)
-{
-	struct stripe_rx *rx = &m->rx;
-	struct sk_buff *head;
-
-	while ((head = skb_peek(&f->held))) {
-		struct stripe_rx_cb *cb = stripe_cb(head);
-
-		if (cb->fseq != f->next) {
-			if (stripe_rx_gap_lost(m, s, cb->gseq, now))
-				rx->lost_link++;
-			else if (now - cb->arrived >= stripe_hold_ns(m))
-				rx->lost_timeout++;
-			else
-				break;
-		}
-		stripe_rx_release_head(m, f, now);
-	}
-}
-
-static void stripe_rx_drain_sender(struct stripe_master *m,
-				   struct stripe_rx_sender *s, u64 now)
-{
-	unsigned int b;
-
-	for_each_set_bit(b, s->pending, STRIPE_FLOW_BUCKETS) {
-		stripe_rx_drain(m, s, &s->flows[b], now);
-		if (skb_queue_empty(&s->flows[b].held))
-			__clear_bit(b, s->pending);
-	}
-}
-
+/* Under rx->lock, so that the timer and the frames agree on whether it
+ * is queued; it restarts itself the same way instead of returning
+ * HRTIMER_RESTART (a frame may have queued it meanwhile).
+ */
 static void stripe_rx_arm(struct stripe_master *m)
 {
-	if (!hrtimer_active(&m->rx.timer))
-		hrtimer_start(&m->rx.timer,
-			      ns_to_ktime(max_t(u32, stripe_hold_ns(m) / 4,
-						50 * NSEC_PER_USEC)),
+	struct stripe_rx *rx = &m->rx;
+
+	if (rx->reseq.held && !hrtimer_is_queued(&rx->timer))
+		hrtimer_start(&rx->timer, ns_to_ktime(stripe_rx_period_ns(m)),
 			      HRTIMER_MODE_REL_SOFT);
 }
 
@@ -174,187 +107,56 @@ static enum hrtimer_restart stripe_rx_timer(struct hrtimer *t)
 	struct stripe_master *m = container_of(t, struct stripe_master,
 					       rx.timer);
 	struct stripe_rx *rx = &m->rx;
-	bool pending = false;
-	u64 now;
-	int i;
+	struct stripe_reseq_cfg cfg;
 
+	stripe_rx_cfg(m, &cfg);
 	spin_lock(&rx->lock);
-	now = ktime_get_ns();	/* under the lock: never before a stamp */
-	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
-		struct stripe_rx_sender *s = rx->senders[i];
-
-		if (!s)
-			continue;
-		stripe_rx_drain_sender(m, s, now);
-		if (!bitmap_empty(s->pending, STRIPE_FLOW_BUCKETS))
-			pending = true;
-	}
+	/* Time read under the lock: never before a stamp it is compared to */
+	stripe_reseq_tick(&rx->reseq, &cfg, ktime_get_ns());
+	stripe_rx_up(m);
+	stripe_rx_arm(m);
 	spin_unlock(&rx->lock);
-	if (!pending)
-		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime(max_t(u32, stripe_hold_ns(m) / 4,
-						 50 * NSEC_PER_USEC)));
-	return HRTIMER_RESTART;
-}
-
-static void stripe_rx_sender_free(struct stripe_rx *rx,
-				  struct stripe_rx_sender *s)
-{
-	struct sk_buff *skb;
-	int b;
-
-	for (b = 0; b < STRIPE_FLOW_BUCKETS; b++) {
-		while ((skb = __skb_dequeue(&s->flows[b].held))) {
-			rx->held--;
-			rx->held_bytes -= skb->len;
-			kfree_skb(skb);
-		}
-	}
-	kfree(s);
-}
-
-/* The state of sender @id, made if new.  A full table takes back the slot
- * of a sender idle for STRIPE_RX_IDLE_NS (a peer that restarted has a new
- * id), so memory stays bounded whatever ids arrive.
- */
-static struct stripe_rx_sender *stripe_rx_sender(struct stripe_rx *rx, u32 id,
-						 u64 now)
-{
-	struct stripe_rx_sender *s;
-	int i, free = -1;
-
-	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
-		s = rx->senders[i];
-		if (s && s->id == id)
-			return s;
-		if (!s && free < 0)
-			free = i;
-	}
-	for (i = 0; free < 0 && i < STRIPE_RX_SENDERS; i++) {
-		s = rx->senders[i];
-		if (now - s->last_seen > STRIPE_RX_IDLE_NS) {
-			stripe_rx_sender_free(rx, s);
-			rx->senders[i] = NULL;
-			free = i;
-		}
-	}
-	if (free < 0)
-		return NULL;
-	s = kzalloc(sizeof(*s), GFP_ATOMIC);
-	if (!s)
-		return NULL;
-	s->id = id;
-	for (i = 0; i < STRIPE_FLOW_BUCKETS; i++)
-		__skb_queue_head_init(&s->flows[i].held);
-	rx->senders[free] = s;
-	return s;
-}
-
-/* Insert in fseq order; false if it is a duplicate. */
-static bool stripe_rx_hold(struct stripe_rx_flow *f, struct sk_buff *skb)
-{
-	u32 fseq = stripe_cb(skb)->fseq;
-	struct sk_buff *p;
-
-	skb_queue_reverse_walk(&f->held, p) {
-		if (stripe_cb(p)->fseq == fseq)
-			return false;
-		if (seq_before(stripe_cb(p)->fseq, fseq)) {
-			__skb_queue_after(&f->held, p, skb);
-			return true;
-		}
-	}
-	__skb_queue_head(&f->held, skb);
-	return true;
+	return HRTIMER_NORESTART;
 }
 
 /* A frame with the stripe header arrived on @link; consumes @skb. */
 void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		     struct sk_buff *skb)
 {
+	const unsigned int hlen = sizeof(struct stripe_wire_hdr);
 	struct stripe_rx *rx = &m->rx;
-	const struct stripe_wire_hdr *h;
-	struct stripe_rx_sender *s;
-	struct stripe_rx_flow *f;
-	struct stripe_rx_cb *cb;
-	u16 flow;
-	u64 now;
-	__be16 proto;
+	struct stripe_reseq_cfg cfg;
+	struct stripe_reseq_now now;
+	struct stripe_wire_info wi;
+	u32 real_us;
 
-	if (!pskb_may_pull(skb, sizeof(*h)))
-		goto malformed;
-	h = (const struct stripe_wire_hdr *)skb->data;
-	proto = h->proto;
-	flow = ntohs(h->flow);
-	if (h->version != STRIPE_WIRE_VERSION || flow >= STRIPE_FLOW_BUCKETS ||
-	    (proto != htons(ETH_P_IP) && proto != htons(ETH_P_IPV6)))
-		goto malformed;
-	cb = stripe_cb(skb);
-	cb->gseq = ntohl(h->gseq);
-	cb->fseq = ntohl(h->fseq);
-
-	spin_lock(&rx->lock);
-	/* Stamped under the lock, so time never runs backwards between the
-	 * frames and links this state compares.
-	 */
-	now = ktime_get_ns();
-	cb->arrived = now;
-	s = stripe_rx_sender(rx, ntohl(h->sender), now);
-	if (!s) {
-		rx->no_state++;
+	if (!pskb_may_pull(skb, hlen) ||
+	    stripe_wire_parse(skb->data, skb_headlen(skb), &wi)) {
+		spin_lock(&rx->lock);
+		rx->reseq.stats.malformed++;
 		spin_unlock(&rx->lock);
 		kfree_skb(skb);
 		return;
 	}
-	if (!s->link_seen[link->id] || seq_before(s->newest[link->id], cb->gseq))
-		s->newest[link->id] = cb->gseq;
-	s->link_seen[link->id] = now;
-	s->last_seen = now;
+	real_us = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
+	now.owd_us = (s32)(real_us - wi.tstamp);
 
 	/* From here on it is a packet of the master. */
-	skb_pull(skb, sizeof(*h));
-	skb->protocol = proto;
+	skb_pull(skb, hlen);
+	skb->protocol = wi.proto;
 	skb_reset_network_header(skb);
 	skb->dev = m->dev;
 
-	f = &s->flows[flow];
-	if (!f->synced) {
-		f->synced = true;
-		f->next = cb->fseq;
-	}
-	if (cb->fseq == f->next) {
-		f->next++;
-		rx->in_order++;
-		stripe_rx_up(m, skb);
-	} else if (seq_before(cb->fseq, f->next)) {
-		rx->late++;
-		kfree_skb(skb);
-	} else if (!stripe_rx_hold(f, skb)) {
-		rx->late++;
-		kfree_skb(skb);
-	} else {
-		rx->held++;
-		rx->held_bytes += skb->len;
-		__set_bit(flow, s->pending);
-		/* Bounded memory: past a limit the gap is given up on. */
-		while (skb_queue_len(&f->held) > READ_ONCE(m->cfg.flow_limit) ||
-		       rx->held > READ_ONCE(m->cfg.buffer_limit)) {
-			rx->lost_limit++;
-			stripe_rx_release_head(m, f, now);
-			stripe_rx_drain(m, s, f, now);
-		}
-	}
-	stripe_rx_drain_sender(m, s, now);
-	if (!bitmap_empty(s->pending, STRIPE_FLOW_BUCKETS))
-		stripe_rx_arm(m);
-	spin_unlock(&rx->lock);
-	return;
-
-malformed:
+	stripe_rx_cfg(m, &cfg);
 	spin_lock(&rx->lock);
-	rx->malformed++;
+	/* Stamped under the lock, so time never runs backwards between the
+	 * frames and links the resequencer compares.
+	 */
+	now.ns = ktime_get_ns();
+	stripe_reseq_frame(&rx->reseq, &cfg, link->id, &wi, skb, &now);
+	stripe_rx_up(m);
+	stripe_rx_arm(m);
 	spin_unlock(&rx->lock);
-	kfree_skb(skb);
 }
 
 int stripe_rx_init(struct stripe_master *m)
@@ -362,6 +164,7 @@ int stripe_rx_init(struct stripe_master *m)
 	struct stripe_rx *rx = &m->rx;
 
 	spin_lock_init(&rx->lock);
+	stripe_reseq_init(&rx->reseq);
 	hrtimer_init(&rx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	rx->timer.function = stripe_rx_timer;
 	__skb_queue_head_init(&rx->up);
@@ -376,16 +179,9 @@ int stripe_rx_init(struct stripe_master *m)
 void stripe_rx_destroy(struct stripe_master *m)
 {
 	struct stripe_rx *rx = &m->rx;
-	int i;
 
 	hrtimer_cancel(&rx->timer);
-	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
-		if (rx->senders[i])
-			stripe_rx_sender_free(rx, rx->senders[i]);
-		rx->senders[i] = NULL;
-	}
-	rx->held = 0;
-	rx->held_bytes = 0;
+	stripe_reseq_destroy(&rx->reseq);
 	napi_disable(&rx->napi);
 	netif_napi_del(&rx->napi);
 	__skb_queue_purge(&rx->up);

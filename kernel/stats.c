@@ -42,6 +42,21 @@ void stripe_stats_sum(const void __percpu *stats, unsigned int n, u64 *sum)
 	}
 }
 
+/* The link's skew as the master's receiver measured it, if it did */
+static int stripe_put_skew(struct stripe_link *link, struct sk_buff *skb)
+{
+	struct stripe_master *m = rtnl_dereference(link->master);
+	bool known;
+	u32 skew;
+
+	if (!m)
+		return 0;
+	spin_lock_bh(&m->rx.lock);
+	known = stripe_reseq_skew(&m->rx.reseq, link->id, &skew);
+	spin_unlock_bh(&m->rx.lock);
+	return known ? nla_put_u32(skb, TCA_STRIPE_LSTAT_RX_SKEW_US, skew) : 0;
+}
+
 static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 {
 	struct stripe_link_counters c;
@@ -68,7 +83,10 @@ static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, TCA_STRIPE_LSTAT_RX_PACKETS, c.rx_packets,
 			      TCA_STRIPE_LSTAT_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_LSTAT_RX_BYTES, c.rx_bytes,
-			      TCA_STRIPE_LSTAT_PAD)) {
+			      TCA_STRIPE_LSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_LSTAT_TX_MARKERS, c.tx_markers,
+			      TCA_STRIPE_LSTAT_PAD) ||
+	    stripe_put_skew(link, skb)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -76,38 +94,71 @@ static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 	return 0;
 }
 
+static int stripe_put_hist(struct sk_buff *skb, const u64 *hist)
+{
+	struct nlattr *nest;
+	int k;
+
+	nest = nla_nest_start_noflag(skb, TCA_STRIPE_MSTAT_RX_HOLD_HIST);
+	if (!nest)
+		return -EMSGSIZE;
+	for (k = 0; k < STRIPE_HOLD_HIST_BUCKETS; k++) {
+		if (nla_put_u64_64bit(skb, TCA_STRIPE_HIST_BUCKET, hist[k],
+				      TCA_STRIPE_HIST_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+#define RX_STAT(attr, field) \
+	{ TCA_STRIPE_MSTAT_RX_##attr, offsetof(struct stripe_reseq_stats, field) }
+
+static const struct {
+	int attr;
+	size_t off;
+} stripe_rx_stats[] = {
+	RX_STAT(IN_ORDER, in_order),
+	RX_STAT(RESEQUENCED, resequenced),
+	RX_STAT(HOLD_MAX_US, hold_max_us),
+	RX_STAT(LOST_LINK, lost_link),
+	RX_STAT(LOST_TIMEOUT, lost_timeout),
+	RX_STAT(LOST_LIMIT, lost_limit),
+	RX_STAT(LATE, late),
+	RX_STAT(MALFORMED, malformed),
+	RX_STAT(NO_STATE, no_state),
+	RX_STAT(MARKERS, markers),
+};
+
 /* The receiver's counters, read under its lock for one consistent view. */
 static int stripe_put_rx(struct stripe_master *m, struct sk_buff *skb)
 {
-	static const int attr[] = {
-		TCA_STRIPE_MSTAT_RX_IN_ORDER, TCA_STRIPE_MSTAT_RX_RESEQUENCED,
-		TCA_STRIPE_MSTAT_RX_HELD, TCA_STRIPE_MSTAT_RX_HELD_BYTES,
-		TCA_STRIPE_MSTAT_RX_HOLD_MAX_US, TCA_STRIPE_MSTAT_RX_LOST_LINK,
-		TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT, TCA_STRIPE_MSTAT_RX_LOST_LIMIT,
-		TCA_STRIPE_MSTAT_RX_LATE, TCA_STRIPE_MSTAT_RX_MALFORMED,
-		TCA_STRIPE_MSTAT_RX_NO_STATE,
-	};
 	struct stripe_rx *rx = &m->rx;
-	u64 v[ARRAY_SIZE(attr)];
+	struct stripe_reseq_stats st;
+	u64 held, held_bytes;
+	u32 senders;
 	int i;
 
 	spin_lock_bh(&rx->lock);
-	v[0] = rx->in_order;
-	v[1] = rx->resequenced;
-	v[2] = rx->held;
-	v[3] = rx->held_bytes;
-	v[4] = rx->hold_max_us;
-	v[5] = rx->lost_link;
-	v[6] = rx->lost_timeout;
-	v[7] = rx->lost_limit;
-	v[8] = rx->late;
-	v[9] = rx->malformed;
-	v[10] = rx->no_state;
+	st = rx->reseq.stats;
+	held = rx->reseq.held;
+	held_bytes = rx->reseq.held_bytes;
+	senders = stripe_reseq_senders(&rx->reseq);
 	spin_unlock_bh(&rx->lock);
-	for (i = 0; i < ARRAY_SIZE(attr); i++)
-		if (nla_put_u64_64bit(skb, attr[i], v[i], TCA_STRIPE_MSTAT_PAD))
+	for (i = 0; i < ARRAY_SIZE(stripe_rx_stats); i++)
+		if (nla_put_u64_64bit(skb, stripe_rx_stats[i].attr,
+				      *(u64 *)((u8 *)&st + stripe_rx_stats[i].off),
+				      TCA_STRIPE_MSTAT_PAD))
 			return -EMSGSIZE;
-	return 0;
+	if (nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_HELD, held,
+			      TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_HELD_BYTES, held_bytes,
+			      TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u32(skb, TCA_STRIPE_MSTAT_RX_SENDERS, senders))
+		return -EMSGSIZE;
+	return stripe_put_hist(skb, st.hold_hist);
 }
 
 static int stripe_put_master(struct stripe_master *m, struct sk_buff *skb)
@@ -138,6 +189,9 @@ static int stripe_put_master(struct stripe_master *m, struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_PACKETS, c.rx_packets,
 			      TCA_STRIPE_MSTAT_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_BYTES, c.rx_bytes,
+			      TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u32(skb, TCA_STRIPE_MSTAT_SENDER_ID, m->sender_id) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_TX_MARKERS, c.tx_markers,
 			      TCA_STRIPE_MSTAT_PAD) ||
 	    stripe_put_rx(m, skb)) {
 		nla_nest_cancel(skb, nest);

@@ -35,9 +35,9 @@
 #include <net/sch_generic.h>
 #include <linux/stripe.h>
 
+#include "reseq.h"
+
 #define STRIPE_MAX_LINKS	64
-#define STRIPE_RX_SENDERS	16	/* peers a master keeps order for */
-#define STRIPE_RX_IDLE_NS	(10ULL * NSEC_PER_SEC)	/* then it may go */
 #define STRIPE_HOLD_DEFAULT_US	5000
 #define STRIPE_FLOW_LIMIT_DEFAULT	1024
 #define STRIPE_BUFFER_LIMIT_DEFAULT	8192
@@ -46,8 +46,8 @@
  * u64_stats_sync; each has a plain snapshot struct of N u64 in the same
  * order, filled by stripe_stats_sum() (stats.c checks the layouts).
  */
-#define STRIPE_LINK_NSTATS	7
-#define STRIPE_MASTER_NSTATS	6
+#define STRIPE_LINK_NSTATS	8
+#define STRIPE_MASTER_NSTATS	7
 
 /* Per-CPU counters of a link */
 struct stripe_link_stats {
@@ -58,6 +58,7 @@ struct stripe_link_stats {
 	u64_stats_t neigh_fail;
 	u64_stats_t rx_packets;
 	u64_stats_t rx_bytes;
+	u64_stats_t tx_markers;
 	struct u64_stats_sync syncp;
 };
 
@@ -70,6 +71,7 @@ struct stripe_link_counters {
 	u64 neigh_fail;
 	u64 rx_packets;
 	u64 rx_bytes;
+	u64 tx_markers;
 };
 
 struct stripe_master;
@@ -85,6 +87,13 @@ struct stripe_link {
 	u32 weight_auto;			/* from the link speed */
 	u32 limit;				/* packets in sch */
 	struct stripe_link_stats __percpu *stats;
+	/* reorder on: a frame's gseq is taken and the frame queued on the
+	 * link under tx_lock, so each link carries gseq in order -- the loss
+	 * rule of the receiver (reseq.c) depends on it.
+	 */
+	spinlock_t tx_lock;
+	u32 tx_gseq;				/* last sent, tx_lock */
+	u64 tx_last;				/* ns of it, tx_lock */
 	struct rcu_head rcu;
 };
 
@@ -114,6 +123,7 @@ struct stripe_master_stats {
 	u64_stats_t tx_drops;
 	u64_stats_t rx_packets;
 	u64_stats_t rx_bytes;
+	u64_stats_t tx_markers;
 	struct u64_stats_sync syncp;
 };
 
@@ -124,6 +134,7 @@ struct stripe_master_counters {
 	u64 tx_drops;
 	u64 rx_packets;
 	u64 rx_bytes;
+	u64 tx_markers;
 };
 
 /* Master-wide options: written under RTNL, read with READ_ONCE() */
@@ -136,41 +147,21 @@ struct stripe_config {
 	u32 stripe_min;
 };
 
-/* Receive state of one flow bucket of one sender (rx.c) */
-struct stripe_rx_flow {
-	u32 next;			/* fseq expected next */
-	bool synced;
-	struct sk_buff_head held;	/* early frames, in fseq order */
-};
-
-/* What a receiver knows of one sending master */
-struct stripe_rx_sender {
-	u32 id;
-	u64 last_seen;			/* ns */
-	u32 newest[STRIPE_MAX_LINKS];	/* newest gseq per link */
-	u64 link_seen[STRIPE_MAX_LINKS];	/* ns, 0 = never */
-	DECLARE_BITMAP(pending, STRIPE_FLOW_BUCKETS);
-	struct stripe_rx_flow flows[STRIPE_FLOW_BUCKETS];
-};
-
-/* Receive side of a master; everything under lock (BH) */
+/* Receive side of a master */
 struct stripe_rx {
-	spinlock_t lock;		/* all of this struct, BH */
-	struct stripe_rx_sender *senders[STRIPE_RX_SENDERS];
-	struct hrtimer timer;		/* hold-max for held frames */
+	spinlock_t lock;		/* reseq and up, BH */
+	struct stripe_reseq reseq;	/* the resequencer's state */
+	struct hrtimer timer;		/* releases with time; queued under lock */
 	struct napi_struct napi;	/* hands frames up, in order */
 	struct sk_buff_head up;		/* released, waiting for napi */
-	u32 held;
-	u64 held_bytes;
-	u64 in_order;
-	u64 resequenced;
-	u64 hold_max_us;
-	u64 lost_link;
-	u64 lost_timeout;
-	u64 lost_limit;
-	u64 late;
-	u64 malformed;
-	u64 no_state;
+};
+
+/* Bytes a flow bucket sent lately, for stripe-min.  Written by every CPU
+ * without a lock: an estimate, which is all the option needs.
+ */
+struct stripe_tx_flow {
+	u64 bytes;
+	unsigned long last;		/* jiffies */
 };
 
 struct stripe_master {
@@ -187,6 +178,9 @@ struct stripe_master {
 	u32 sender_id;
 	atomic_t tx_gseq;
 	atomic_t tx_fseq[STRIPE_FLOW_BUCKETS];
+	struct hrtimer marker_timer;		/* runs while links lag */
+	unsigned long marker_armed;		/* bit 0: timer started */
+	struct stripe_tx_flow tx_flow[STRIPE_FLOW_BUCKETS];
 	struct stripe_rx rx;
 };
 
@@ -207,6 +201,11 @@ u32 stripe_link_flags(const struct stripe_link *link);
 bool stripe_link_can_send(const struct stripe_link *link);
 int stripe_notifier_register(void);
 void stripe_notifier_unregister(void);
+
+/* marker.c */
+void stripe_marker_init(struct stripe_master *m);
+void stripe_marker_stop(struct stripe_master *m);
+void stripe_marker_arm(struct stripe_master *m);
 
 /* ndisc.c */
 bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);

@@ -170,32 +170,74 @@ static void stripe_count_master_drop(struct stripe_master *m, bool busy)
 	u64_stats_update_end(&ms->syncp);
 }
 
-/* reorder on: put the stripe header in front of the packet.  The header's
- * EtherType is written by the link's header code from skb->protocol, so the
- * neighbour's cached Ethernet header (made for IP) must not be used.
+/* reorder on: put the stripe header in front of the packet and queue it on
+ * the link.  The header's EtherType is written by the link's header code
+ * from skb->protocol, so the neighbour's cached Ethernet header (made for
+ * IP) must not be used.  The numbers are taken and the frame queued under
+ * the link's tx_lock, so each link carries them in order.
  */
-static int stripe_push_hdr(struct stripe_master *m, struct sk_buff *skb,
-			   unsigned int room)
+static int stripe_xmit_reorder(struct stripe_master *m,
+			       struct stripe_link *link, struct neighbour *n,
+			       struct sk_buff *skb, u32 flow)
 {
-	u16 flow = skb_get_hash(skb) & (STRIPE_FLOW_BUCKETS - 1);
 	struct stripe_wire_hdr *h;
+	u32 gseq;
+	int rc;
 
-	if (skb_cow_head(skb, room + sizeof(*h)))
-		return -ENOMEM;
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(link->dev) + sizeof(*h))) {
+		kfree_skb(skb);
+		return NET_XMIT_DROP;
+	}
 	h = skb_push(skb, sizeof(*h));
-	*h = (struct stripe_wire_hdr) {
-		.version = STRIPE_WIRE_VERSION,
-		.proto = skb->protocol,
-		.sender = htonl(m->sender_id),
-		.flow = htons(flow),
-		.gseq = htonl(atomic_inc_return(&m->tx_gseq)),
-		.fseq = htonl(atomic_inc_return(&m->tx_fseq[flow])),
-		.tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC)),
-	};
+	h->version = STRIPE_WIRE_VERSION;
+	h->flags = 0;
+	h->proto = skb->protocol;
+	h->sender = htonl(m->sender_id);
+	h->flow = htons(flow);
+	h->reserved = 0;
+	h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
 	skb->protocol = htons(ETH_P_STRIPE);
 	/* The neighbour output pulls everything before the network header. */
 	skb_reset_network_header(skb);
-	return 0;
+	skb->dev = link->dev;
+
+	spin_lock(&link->tx_lock);
+	gseq = atomic_inc_return(&m->tx_gseq);
+	h->gseq = htonl(gseq);
+	h->fseq = htonl(atomic_inc_return(&m->tx_fseq[flow]));
+	rc = neigh_output(n, skb, true);
+	link->tx_gseq = gseq;
+	link->tx_last = ktime_get_ns();
+	spin_unlock(&link->tx_lock);
+	stripe_marker_arm(m);
+	return rc;
+}
+
+/* stripe-min: a flow bucket that sent less than this lately stays on the
+ * link its hash picks, so short flows see no reordering at all; after a
+ * second of silence it counts as short again.
+ */
+static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
+					      const struct stripe_table *t,
+					      u32 hash, unsigned int len)
+{
+	struct stripe_tx_flow *f = &m->tx_flow[hash & (STRIPE_FLOW_BUCKETS - 1)];
+	u32 min = READ_ONCE(m->cfg.stripe_min);
+	unsigned long now = jiffies;
+	struct stripe_link *link;
+	u64 bytes;
+
+	if (!min)
+		return NULL;
+	bytes = READ_ONCE(f->bytes);
+	if (time_after(now, READ_ONCE(f->last) + HZ))
+		bytes = 0;
+	WRITE_ONCE(f->bytes, bytes + len);
+	WRITE_ONCE(f->last, now);
+	if (bytes >= min)
+		return NULL;
+	link = t->slot[reciprocal_scale(hash, t->n)].link;
+	return stripe_link_can_send(link) ? link : NULL;
 }
 
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -205,6 +247,7 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct neighbour *n, *wait_neigh = NULL;
 	const struct stripe_table *t;
 	unsigned int len = skb->len;
+	u32 hash = skb_get_hash(skb);
 	struct stripe_srr *srr;
 	u32 tries;
 	int rc;
@@ -216,8 +259,10 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (unlikely(srr->gen != t->gen))
 		stripe_srr_reset(srr, t);
 
+	link = stripe_pinned_link(m, t, hash, len);
 	for (tries = 0; tries < t->n; tries++) {
-		link = stripe_srr_pick(srr, t, len);
+		if (!link || tries)
+			link = stripe_srr_pick(srr, t, len);
 		if (!link)
 			break;
 		n = stripe_neigh(link->dev, skb);
@@ -244,13 +289,8 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_dst_drop(skb);
 send:
 	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON) {
-		if (stripe_push_hdr(m, skb, LL_RESERVED_SPACE(link->dev))) {
-			stripe_count_tx(m, link, len, false);
-			kfree_skb(skb);
-			return NETDEV_TX_OK;
-		}
-		skb->dev = link->dev;
-		rc = neigh_output(n, skb, true);
+		rc = stripe_xmit_reorder(m, link, n, skb,
+					 hash & (STRIPE_FLOW_BUCKETS - 1));
 		stripe_count_tx(m, link, len, !net_xmit_eval(rc));
 		return NETDEV_TX_OK;
 	}

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stripe: the resequencer (see reseq.h) -- put each flow back in order.
+ *
+ * Per sender the receiver keeps, for each flow bucket, the next flow
+ * sequence number (fseq) it expects and the frames that arrived ahead of
+ * it, sorted.  A frame that is next goes up at once; one that is early is
+ * held.  A gap ahead of the held frames ends in one of three ways:
+ *
+ * - the missing frame arrives;
+ * - it is certainly lost.  Each link is FIFO and the sender numbers every
+ *   frame it sends (gseq), so once every live link has delivered a frame
+ *   sent after the first held one, nothing sent before it is still on the
+ *   way -- the rule of multilink PPP (minseq).  Idle links do not freeze
+ *   the rule: the sender sends markers on them (marker.c).  A link that
+ *   delivers nothing for silent_ns while its sender is active leaves the
+ *   rule (it died, or its markers are lost); a pause of the whole sender
+ *   does not count as silence, or after every pause the slow links would
+ *   leave the rule and their frames be declared lost;
+ * - the hold bound (hold_ns) expires, or the flow or buffer limit is hit.
+ *
+ * Everything here comes from the wire: a header is checked before it is
+ * believed, a marker never creates state, and every drop is counted.
+ */
+#include <asm/unaligned.h>
+#include <linux/if_ether.h>
+#include <linux/slab.h>
+
+#include "reseq.h"
+
+#define STRIPE_RX_FSEQ_WINDOW	(1U << 30)	/* frames a flow may run ahead */
+
+struct stripe_rx_cb {
+	u32 gseq;
+	u32 fseq;
+	u64 arrived;	/* ns */
+};
+
+static struct stripe_rx_cb *stripe_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct stripe_rx_cb) > sizeof_field(struct sk_buff, cb));
+	return (struct stripe_rx_cb *)skb->cb;
+}
+
+static bool seq_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+/* Check a header; 0 if it may be believed. */
+int stripe_wire_parse(const void *data, unsigned int len,
+		      struct stripe_wire_info *wi)
+{
+	const struct stripe_wire_hdr *h = data;
+
+	if (len < sizeof(*h) || h->version != STRIPE_WIRE_VERSION)
+		return -EINVAL;
+	wi->flags = h->flags;
+	wi->proto = h->proto;
+	wi->sender = get_unaligned_be32(&h->sender);
+	wi->flow = get_unaligned_be16(&h->flow);
+	wi->gseq = get_unaligned_be32(&h->gseq);
+	wi->fseq = get_unaligned_be32(&h->fseq);
+	wi->tstamp = get_unaligned_be32(&h->tstamp);
+	if (wi->flags & STRIPE_WIRE_F_MARKER)
+		return wi->proto || wi->flow || wi->fseq ? -EINVAL : 0;
+	if (wi->flow >= STRIPE_FLOW_BUCKETS ||
+	    (wi->proto != htons(ETH_P_IP) && wi->proto != htons(ETH_P_IPV6)))
+		return -EINVAL;
+	return 0;
+}
+
+static unsigned int stripe_hist_bucket(u64 us)
+{
+	unsigned int k;
+
+	for (k = 0; k < STRIPE_HOLD_HIST_BUCKETS - 1; k++)
+		if (us < STRIPE_HOLD_HIST_BOUND_US(k))
+			break;
+	return k;
+}
+
+/* Hand the head of a bucket up and advance past it. */
+static void stripe_reseq_release(struct stripe_reseq *r,
+				 struct stripe_rx_flow *f, u64 now)
+{
+	struct sk_buff *skb = __skb_dequeue(&f->held);
+	u64 held_us = div_u64(now - stripe_cb(skb)->arrived, 1000);
+
+	f->next = stripe_cb(skb)->fseq + 1;
+	r->held--;
+	r->held_bytes -= skb->len;
+	r->stats.resequenced++;
+	r->stats.hold_hist[stripe_hist_bucket(held_us)]++;
+	if (held_us > r->stats.hold_max_us)
+		r->stats.hold_max_us = held_us;
+	__skb_queue_tail(&r->out, skb);
+}
+
+/* May the gap before a frame sent as @gseq be declared lost? */
+static bool stripe_reseq_gap_lost(const struct stripe_rx_sender *s,
+				  const struct stripe_reseq_cfg *cfg, u32 gseq,
+				  u64 now)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
+		if (now - max(s->link_seen[i], s->active_since) > cfg->silent_ns)
+			continue;	/* silent: out of the rule */
+		if (seq_before(s->newest[i], gseq))
+			return false;
+	}
+	return true;
+}
+
+/* Deliver what can go from one bucket. */
+static void stripe_reseq_drain(struct stripe_reseq *r,
+			       const struct stripe_reseq_cfg *cfg,
+			       struct stripe_rx_sender *s,
+			       struct stripe_rx_flow *f, u64 now)
+{
+	struct sk_buff *head;
+
+	while ((head = skb_peek(&f->held))) {
+		struct stripe_rx_cb *cb = stripe_cb(head);
+
+		if (cb->fseq != f->next) {
+			if (stripe_reseq_gap_lost(s, cfg, cb->gseq, now))
+				r->stats.lost_link++;
+			else if (now - cb->arrived >= cfg->hold_ns)
+				r->stats.lost_timeout++;
+			else
+				break;
+		}
+		stripe_reseq_release(r, f, now);
+	}
+}
+
+static void stripe_reseq_drain_sender(struct stripe_reseq *r,
+				      const struct stripe_reseq_cfg *cfg,
+				      struct stripe_rx_sender *s, u64 now)
+{
+	unsigned int b;
+
+	for_each_set_bit(b, s->pending, STRIPE_FLOW_BUCKETS) {
+		stripe_reseq_drain(r, cfg, s, &s->flows[b], now);
+		if (skb_queue_empty(&s->flows[b].held))
+			__clear_bit(b, s->pending);
+	}
+}
+
+static void stripe_reseq_sender_free(struct stripe_reseq *r,
+				     struct stripe_rx_sender *s)
+{
+	struct sk_buff *skb;
+	unsigned int b;
+
+	for (b = 0; b < STRIPE_FLOW_BUCKETS; b++) {
+		while ((skb = __skb_dequeue(&s->flows[b].held))) {
+			r->held--;
+			r->held_bytes -= skb->len;
+			kfree_skb(skb);
+		}
+	}
+	kfree(s);
+}
+
+/* The state of sender @id; made if new and @create.  A full table takes
+ * back the slot of a sender idle for STRIPE_RX_IDLE_NS (a peer that
+ * restarted has a new id), so memory stays bounded whatever ids arrive.
+ */
+static struct stripe_rx_sender *stripe_reseq_sender(struct stripe_reseq *r,
+						    u32 id, u64 now,
+						    bool create)
+{
+	struct stripe_rx_sender *s;
+	int i, free = -1;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
+		s = r->senders[i];
+		if (s && s->id == id)
+			return s;
+		if (!s && free < 0)
+			free = i;
+	}
+	if (!create)
+		return NULL;
+	for (i = 0; free < 0 && i < STRIPE_RX_SENDERS; i++) {
+		s = r->senders[i];
+		if (now - s->last_seen > STRIPE_RX_IDLE_NS) {
+			stripe_reseq_sender_free(r, s);
+			r->senders[i] = NULL;
+			free = i;
+		}
+	}
+	if (free < 0)
+		return NULL;
+	s = kzalloc(sizeof(*s), GFP_ATOMIC);
+	if (!s)
+		return NULL;
+	s->id = id;
+	for (i = 0; i < STRIPE_FLOW_BUCKETS; i++)
+		__skb_queue_head_init(&s->flows[i].held);
+	r->senders[free] = s;
+	return s;
+}
+
+/* What a frame (data or marker) tells about its link. */
+static void stripe_reseq_note_link(struct stripe_rx_sender *s,
+				   const struct stripe_reseq_cfg *cfg, u32 link,
+				   u32 gseq, const struct stripe_reseq_now *now)
+{
+	s64 owd = (s64)now->owd_us * 16;
+
+	if (bitmap_empty(s->links, STRIPE_RX_LINKS) ||
+	    now->ns - s->last_seen > cfg->silent_ns)
+		s->active_since = now->ns;	/* a pause ended */
+	s->last_seen = now->ns;
+	/* One-way delay, smoothed over 16 frames; the clock offset between
+	 * the two hosts is in every link's value, so differences are exact.
+	 */
+	if (!test_bit(link, s->links)) {
+		__set_bit(link, s->links);
+		s->newest[link] = gseq;
+		s->owd[link] = owd;
+	} else {
+		if (seq_before(s->newest[link], gseq))
+			s->newest[link] = gseq;
+		s->owd[link] += (owd - s->owd[link]) / 16;
+	}
+	s->link_seen[link] = now->ns;
+}
+
+/* Insert in fseq order; false if it is a duplicate. */
+static bool stripe_reseq_hold(struct stripe_rx_flow *f, struct sk_buff *skb)
+{
+	u32 fseq = stripe_cb(skb)->fseq;
+	struct sk_buff *p;
+
+	skb_queue_reverse_walk(&f->held, p) {
+		if (stripe_cb(p)->fseq == fseq)
+			return false;
+		if (seq_before(stripe_cb(p)->fseq, fseq)) {
+			__skb_queue_after(&f->held, p, skb);
+			return true;
+		}
+	}
+	__skb_queue_head(&f->held, skb);
+	return true;
+}
+
+static void stripe_reseq_data(struct stripe_reseq *r,
+			      const struct stripe_reseq_cfg *cfg,
+			      struct stripe_rx_sender *s,
+			      const struct stripe_wire_info *wi,
+			      struct sk_buff *skb, u64 now)
+{
+	struct stripe_rx_flow *f = &s->flows[wi->flow];
+	struct stripe_rx_cb *cb = stripe_cb(skb);
+
+	cb->gseq = wi->gseq;
+	cb->fseq = wi->fseq;
+	cb->arrived = now;
+	if (!f->synced) {
+		f->synced = true;
+		f->next = wi->fseq;
+	}
+	if (wi->fseq == f->next) {
+		f->next++;
+		r->stats.in_order++;
+		__skb_queue_tail(&r->out, skb);
+		return;
+	}
+	/* Behind, too far ahead to be true, or a duplicate.  The window keeps
+	 * every held frame within half the number space of f->next, where
+	 * seq_before() is a total order.
+	 */
+	if (seq_before(wi->fseq, f->next) ||
+	    wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW ||
+	    !stripe_reseq_hold(f, skb)) {
+		r->stats.late++;
+		kfree_skb(skb);
+		return;
+	}
+	r->held++;
+	r->held_bytes += skb->len;
+	__set_bit(wi->flow, s->pending);
+	/* Bounded memory: past a limit the gap is given up on. */
+	while (!skb_queue_empty(&f->held) &&
+	       (skb_queue_len(&f->held) > cfg->flow_limit ||
+		r->held > cfg->buffer_limit)) {
+		r->stats.lost_limit++;
+		stripe_reseq_release(r, f, now);
+		stripe_reseq_drain(r, cfg, s, f, now);
+	}
+}
+
+/* A frame arrived on link number @link with the header @wi (checked by
+ * stripe_wire_parse()) and @skb its packet, header already pulled.
+ * Consumes @skb; what may go up is appended to r->out.
+ */
+void stripe_reseq_frame(struct stripe_reseq *r,
+			const struct stripe_reseq_cfg *cfg, u32 link,
+			const struct stripe_wire_info *wi, struct sk_buff *skb,
+			const struct stripe_reseq_now *now)
+{
+	bool marker = wi->flags & STRIPE_WIRE_F_MARKER;
+	struct stripe_rx_sender *s;
+
+	if (link >= STRIPE_RX_LINKS) {
+		r->stats.malformed++;
+		kfree_skb(skb);
+		return;
+	}
+	s = stripe_reseq_sender(r, wi->sender, now->ns, !marker);
+	if (!s) {
+		/* A marker of a sender we keep no state for says nothing. */
+		if (!marker)
+			r->stats.no_state++;
+		kfree_skb(skb);
+		return;
+	}
+	stripe_reseq_note_link(s, cfg, link, wi->gseq, now);
+	if (marker) {
+		r->stats.markers++;
+		kfree_skb(skb);
+	} else {
+		stripe_reseq_data(r, cfg, s, wi, skb, now->ns);
+	}
+	stripe_reseq_drain_sender(r, cfg, s, now->ns);
+}
+
+/* Time passed: release what the rules now allow.  True if frames are
+ * still held (call again later).
+ */
+bool stripe_reseq_tick(struct stripe_reseq *r,
+		       const struct stripe_reseq_cfg *cfg, u64 now)
+{
+	bool pending = false;
+	int i;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
+		struct stripe_rx_sender *s = r->senders[i];
+
+		if (!s)
+			continue;
+		stripe_reseq_drain_sender(r, cfg, s, now);
+		if (!bitmap_empty(s->pending, STRIPE_FLOW_BUCKETS))
+			pending = true;
+	}
+	return pending;
+}
+
+void stripe_reseq_init(struct stripe_reseq *r)
+{
+	memset(r, 0, sizeof(*r));
+	__skb_queue_head_init(&r->out);
+}
+
+void stripe_reseq_destroy(struct stripe_reseq *r)
+{
+	int i;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
+		if (r->senders[i])
+			stripe_reseq_sender_free(r, r->senders[i]);
+		r->senders[i] = NULL;
+	}
+	__skb_queue_purge(&r->out);
+}
+
+u32 stripe_reseq_senders(const struct stripe_reseq *r)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++)
+		n += !!r->senders[i];
+	return n;
+}
+
+/* How much later than the fastest link does @link deliver, for the sender
+ * heard from last?  False if not measured.
+ */
+bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
+{
+	const struct stripe_rx_sender *s = NULL;
+	s64 fastest = S64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++)
+		if (r->senders[i] &&
+		    (!s || r->senders[i]->last_seen > s->last_seen))
+			s = r->senders[i];
+	if (!s || link >= STRIPE_RX_LINKS || !test_bit(link, s->links))
+		return false;
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
+		if (s->owd[i] < fastest &&
+		    s->last_seen - s->link_seen[i] < STRIPE_RX_IDLE_NS)
+			fastest = s->owd[i];
+	*skew_us = s->owd[link] > fastest ?
+		   (u32)((s->owd[link] - fastest) >> 4) : 0;
+	return true;
+}

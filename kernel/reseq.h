@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stripe: the resequencer -- the receive logic of "reorder on", apart from
+ * the network device around it.
+ *
+ * It parses stripe headers and decides, frame by frame, what goes up, what
+ * waits and what is dropped.  It knows nothing of devices, locks, timers or
+ * time sources: the caller (rx.c) passes the time in and serialises every
+ * call.  That keeps it small enough to be built on the host as well, from
+ * this same file, for unit tests and fuzzing (tests/unit/).
+ *
+ * Memory is bounded whatever arrives: STRIPE_RX_SENDERS senders, each with
+ * STRIPE_FLOW_BUCKETS flows; held frames bounded per flow and in all.
+ */
+#ifndef _STRIPE_RESEQ_H
+#define _STRIPE_RESEQ_H
+
+#include <linux/bitmap.h>
+#include <linux/skbuff.h>
+#include <linux/stripe.h>
+
+#define STRIPE_RX_SENDERS	16	/* peers a master keeps order for */
+#define STRIPE_RX_LINKS		64	/* link ids, STRIPE_MAX_LINKS */
+#define STRIPE_RX_IDLE_NS	(10ULL * 1000 * 1000 * 1000) /* then it may go */
+
+/* A stripe header, checked and in host order */
+struct stripe_wire_info {
+	u8 flags;		/* STRIPE_WIRE_F_* */
+	__be16 proto;		/* of the packet that follows; 0 in a marker */
+	u32 sender;
+	u16 flow;
+	u32 gseq;
+	u32 fseq;
+	u32 tstamp;		/* sender's clock, us */
+};
+
+/* Limits, from the master's configuration; read once per call */
+struct stripe_reseq_cfg {
+	u64 hold_ns;		/* upper bound on any hold */
+	u64 silent_ns;		/* a link silent this long leaves the rule */
+	u32 flow_limit;		/* frames held per flow */
+	u32 buffer_limit;	/* frames held in all */
+};
+
+/* Time as the caller read it, under its lock */
+struct stripe_reseq_now {
+	u64 ns;			/* monotonic */
+	s32 owd_us;		/* this frame: arrival minus tstamp, in us */
+};
+
+/* One flow bucket of one sender */
+struct stripe_rx_flow {
+	u32 next;			/* fseq expected next */
+	bool synced;
+	struct sk_buff_head held;	/* early frames, in fseq order */
+};
+
+/* What a receiver knows of one sending master */
+struct stripe_rx_sender {
+	u32 id;
+	u64 last_seen;			/* ns, any frame */
+	u64 active_since;		/* ns, end of the last pause */
+	DECLARE_BITMAP(links, STRIPE_RX_LINKS);	/* links it was heard on */
+	u32 newest[STRIPE_RX_LINKS];	/* newest gseq per link */
+	u64 link_seen[STRIPE_RX_LINKS];	/* ns */
+	s64 owd[STRIPE_RX_LINKS];	/* one-way delay, us << 4, smoothed */
+	DECLARE_BITMAP(pending, STRIPE_FLOW_BUCKETS);
+	struct stripe_rx_flow flows[STRIPE_FLOW_BUCKETS];
+};
+
+/* Counters; the names follow TCA_STRIPE_MSTAT_RX_* */
+struct stripe_reseq_stats {
+	u64 in_order;
+	u64 resequenced;
+	u64 hold_max_us;
+	u64 lost_link;
+	u64 lost_timeout;
+	u64 lost_limit;
+	u64 late;
+	u64 malformed;
+	u64 no_state;
+	u64 markers;
+	u64 hold_hist[STRIPE_HOLD_HIST_BUCKETS];
+};
+
+struct stripe_reseq {
+	struct stripe_rx_sender *senders[STRIPE_RX_SENDERS];
+	struct sk_buff_head out;	/* released, in order, for the caller */
+	u32 held;			/* frames held in all flows */
+	u64 held_bytes;
+	struct stripe_reseq_stats stats;
+};
+
+int stripe_wire_parse(const void *data, unsigned int len,
+		      struct stripe_wire_info *wi);
+
+void stripe_reseq_init(struct stripe_reseq *r);
+void stripe_reseq_frame(struct stripe_reseq *r,
+			const struct stripe_reseq_cfg *cfg, u32 link,
+			const struct stripe_wire_info *wi, struct sk_buff *skb,
+			const struct stripe_reseq_now *now);
+bool stripe_reseq_tick(struct stripe_reseq *r,
+		       const struct stripe_reseq_cfg *cfg, u64 now);
+void stripe_reseq_destroy(struct stripe_reseq *r);
+u32 stripe_reseq_senders(const struct stripe_reseq *r);
+bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us);
+
+#endif /* _STRIPE_RESEQ_H */

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: hostile stripe frames into the resequencer
+ * (kernel/reseq.c, built unchanged on the host).
+ *
+ * The input is a list of 28-byte records: link (any byte, ids past the
+ * table included), time step, a "tick" flag, then 24 raw header bytes that
+ * go through stripe_wire_parse() as they are, except that the sender id is
+ * folded onto 24 values so that the 16-slot table fills up.  After every
+ * step the invariants are checked, and abort() on a violation:
+ *
+ *  - the held count matches the frames queued, and stays within the flow
+ *    and buffer limits;
+ *  - what goes up is, per sender and flow, in strictly rising fseq order;
+ *  - at the end nothing leaks (every frame and every state freed).
+ */
+#include <stdio.h>
+
+#include "harness.h"
+
+#define SENDERS	24
+#define REC	28
+
+static const struct stripe_reseq_cfg cfg = {
+	.hold_ns = 5000000,
+	.silent_ns = 5000000,
+	.flow_limit = 6,
+	.buffer_limit = 20,
+};
+
+struct last {
+	bool valid;
+	u32 fseq;
+};
+
+static struct last last[SENDERS][STRIPE_FLOW_BUCKETS];
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "invariant broken: %s\n", what);
+	abort();
+}
+
+static void check_held(const struct stripe_reseq *r)
+{
+	u64 held = 0;
+	int i, b;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
+		const struct stripe_rx_sender *s = r->senders[i];
+
+		if (!s)
+			continue;
+		for (b = 0; b < STRIPE_FLOW_BUCKETS; b++) {
+			u32 n = skb_queue_len(&s->flows[b].held);
+
+			if (n > cfg.flow_limit)
+				fail("a flow holds more than flow-limit");
+			if (n && !test_bit(b, s->pending))
+				fail("a flow holds frames but is not pending");
+			held += n;
+		}
+	}
+	if (held != r->held)
+		fail("held count differs from the frames queued");
+	if (r->held > cfg.buffer_limit)
+		fail("more held than buffer-limit");
+}
+
+/* Senders that left the table start again from scratch. */
+static void forget_gone(const struct stripe_reseq *r)
+{
+	bool present[SENDERS] = { false };
+	int i;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++)
+		if (r->senders[i])
+			present[r->senders[i]->id] = true;
+	for (i = 0; i < SENDERS; i++)
+		if (!present[i])
+			memset(last[i], 0, sizeof(last[i]));
+}
+
+static void check_out(struct stripe_reseq *r)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(&r->out))) {
+		u32 sender = skb->tag >> 40;
+		u32 flow = (skb->tag >> 32) & 0xff;
+		u32 fseq = (u32)skb->tag;
+		struct last *l = &last[sender][flow];
+
+		if (l->valid && (s32)(fseq - l->fseq) <= 0)
+			fail("a flow went up out of order");
+		l->valid = true;
+		l->fseq = fseq;
+		kfree_skb(skb);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	static struct stripe_reseq r;
+	u64 now = 1;
+
+	memset(last, 0, sizeof(last));
+	stripe_reseq_init(&r);
+	for (; size >= REC; data += REC, size -= REC) {
+		struct stripe_wire_hdr h;
+		struct stripe_wire_info wi;
+		u32 link = data[0];
+
+		now += (u64)data[1] << 14;	/* up to ~4 ms a step */
+		memcpy(&h, data + 4, sizeof(h));
+		h.sender = htonl(ntohl(h.sender) % SENDERS);
+		if (data[2] & 1) {
+			stripe_reseq_tick(&r, &cfg, now);
+		} else if (!stripe_wire_parse(&h, sizeof(h), &wi)) {
+			struct stripe_reseq_now t = {
+				.ns = now, .owd_us = (s8)data[3] * 100,
+			};
+			u64 tag = (u64)wi.sender << 40 | (u64)wi.flow << 32 |
+				  wi.fseq;
+
+			stripe_reseq_frame(&r, &cfg, link, &wi,
+					   frame_skb(64 + data[3], tag), &t);
+		}
+		check_held(&r);
+		check_out(&r);
+		forget_gone(&r);
+	}
+	stripe_reseq_destroy(&r);
+	if (kshim_skbs || kshim_allocs)
+		fail("frames or state leaked");
+	return 0;
+}

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the resequencer, kernel/reseq.c built unchanged
+ * against a small shim of the kernel API.  Each case plays frames as links
+ * would deliver them and checks what goes up, in which order, and the
+ * counters.  Output is TAP.
+ */
+#include <stdio.h>
+
+#include "harness.h"
+
+#define US 1000ULL
+#define MS 1000000ULL
+
+static int tests, failures;
+
+static void check(bool ok, const char *what)
+{
+	tests++;
+	if (!ok)
+		failures++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", tests, what);
+}
+
+static const struct stripe_reseq_cfg cfg = {
+	.hold_ns = 50 * MS,
+	.silent_ns = 50 * MS,
+	.flow_limit = 8,
+	.buffer_limit = 12,
+};
+
+static struct stripe_reseq r;
+
+#define TAG(flow, fseq) ((u64)(flow) << 32 | (fseq))
+
+static void data(u32 link, u32 sender, u16 flow, u32 gseq, u32 fseq, u64 now)
+{
+	struct stripe_wire_hdr h = wire_hdr(sender, flow, gseq, fseq, false);
+
+	assert(!feed(&r, &cfg, link, &h, sizeof(h), TAG(flow, fseq), now, 100));
+}
+
+static void marker(u32 link, u32 sender, u32 gseq, u64 now)
+{
+	struct stripe_wire_hdr h = wire_hdr(sender, 0, gseq, 0, true);
+
+	assert(!feed(&r, &cfg, link, &h, sizeof(h), 0, now, 100));
+}
+
+/* Take what went up; true if it is exactly @n tags, in this order. */
+static bool out_is(unsigned int n, const u64 *want)
+{
+	bool ok = skb_queue_len(&r.out) == n;
+	struct sk_buff *skb;
+	unsigned int i = 0;
+
+	while ((skb = __skb_dequeue(&r.out))) {
+		if (i >= n || skb->tag != want[i])
+			ok = false;
+		i++;
+		kfree_skb(skb);
+	}
+	return ok;
+}
+
+#define OUT(...) out_is(sizeof((u64[]){ __VA_ARGS__ }) / sizeof(u64), \
+			(u64[]){ __VA_ARGS__ })
+#define NOTHING_OUT() out_is(0, NULL)
+
+static void start(void)
+{
+	stripe_reseq_destroy(&r);
+	stripe_reseq_init(&r);
+}
+
+static void test_parse(void)
+{
+	struct stripe_wire_hdr h = wire_hdr(7, 3, 10, 20, false);
+	struct stripe_wire_info wi;
+
+	check(!stripe_wire_parse(&h, sizeof(h), &wi) && wi.sender == 7 &&
+	      wi.flow == 3 && wi.gseq == 10 && wi.fseq == 20,
+	      "parse: a good header is read in host order");
+	check(stripe_wire_parse(&h, sizeof(h) - 1, &wi) == -EINVAL,
+	      "parse: a short header is refused");
+	h.version = 2;
+	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
+	      "parse: another version is refused");
+	h = wire_hdr(7, STRIPE_FLOW_BUCKETS, 1, 1, false);
+	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
+	      "parse: a flow bucket out of range is refused");
+	h = wire_hdr(7, 1, 1, 1, false);
+	h.proto = htons(0x0806);
+	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
+	      "parse: a packet that is not IP is refused");
+	h = wire_hdr(7, 0, 1, 0, true);
+	check(!stripe_wire_parse(&h, sizeof(h), &wi),
+	      "parse: a marker is accepted");
+	h.fseq = htonl(5);
+	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
+	      "parse: a marker with a flow sequence is refused");
+}
+
+static void test_in_order(void)
+{
+	start();
+	data(0, 1, 5, 1, 100, 0);
+	data(1, 1, 5, 2, 101, 10 * US);
+	data(0, 1, 5, 3, 102, 20 * US);
+	check(OUT(TAG(5, 100), TAG(5, 101), TAG(5, 102)) &&
+	      r.stats.in_order == 3 && !r.held,
+	      "in order: every frame goes up at once");
+}
+
+static void test_swap(void)
+{
+	start();
+	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 3, 3, 10 * US);	/* link 0 carries 2, late */
+	check(OUT(TAG(5, 1)) && r.held == 1, "swap: the early frame is held");
+	data(0, 1, 5, 2, 2, 30 * US);
+	check(OUT(TAG(5, 2), TAG(5, 3)) && r.stats.resequenced == 1 &&
+	      !r.held && !r.stats.lost_link && !r.stats.lost_timeout,
+	      "swap: the late frame releases it, in order, nothing lost");
+	check(r.stats.hold_hist[1] == 1 && r.stats.hold_max_us == 20,
+	      "swap: a 20 us hold is in the histogram's 16-64 us bucket");
+}
+
+static void test_loss_by_link_rule(void)
+{
+	start();
+	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 2, 2, 0);
+	/* gseq 3 (fseq 3) sent on link 0 is lost */
+	data(1, 1, 5, 4, 4, 10 * US);
+	check(OUT(TAG(5, 1), TAG(5, 2)) && r.held == 1,
+	      "loss: the frame after the gap is held");
+	data(0, 1, 5, 5, 5, 20 * US);
+	check(OUT(TAG(5, 4), TAG(5, 5)) && r.stats.lost_link == 1 &&
+	      !r.stats.lost_timeout,
+	      "loss: once every link passed it, the gap is lost (link rule)");
+}
+
+static void test_slow_link_is_waited_for(void)
+{
+	start();
+	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 2, 2, 0);
+	data(2, 1, 5, 3, 3, 0);
+	/* gseq 4 is on slow link 2; 5 and 6 overtake it on links 0 and 1 */
+	data(0, 1, 5, 5, 5, 100 * US);
+	data(1, 1, 5, 6, 6, 100 * US);
+	check(OUT(TAG(5, 1), TAG(5, 2), TAG(5, 3)) && r.held == 2 &&
+	      !r.stats.lost_link,
+	      "slow link: a gap is not lost while that link has not passed it");
+	stripe_reseq_tick(&r, &cfg, 5 * MS);
+	check(NOTHING_OUT() && r.held == 2,
+	      "slow link: nor later, while it is not silent");
+	data(2, 1, 5, 4, 4, 6 * MS);
+	check(OUT(TAG(5, 4), TAG(5, 5), TAG(5, 6)) && !r.stats.lost_link,
+	      "slow link: its frame arrives and all go up in order");
+}
+
+static void test_marker_unfreezes(void)
+{
+	start();
+	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 2, 2, 0);
+	data(2, 1, 5, 3, 3, 0);
+	/* gseq 4 on link 0 is lost, 5 arrives on link 1; link 2 is idle */
+	data(1, 1, 5, 5, 5, 10 * US);
+	data(0, 1, 5, 6, 6, 10 * US);
+	check(OUT(TAG(5, 1), TAG(5, 2), TAG(5, 3)) && r.held == 2,
+	      "marker: an idle link keeps the gap open");
+	marker(2, 1, 6, 500 * US);
+	check(OUT(TAG(5, 5), TAG(5, 6)) && r.stats.lost_link == 1 &&
+	      r.stats.markers == 1,
+	      "marker: the idle link's marker lets the link rule close it");
+	marker(3, 99, 6, 600 * US);
+	check(stripe_reseq_senders(&r) == 1,
+	      "marker: a marker of an unknown sender makes no state");
+}
+
+static void test_silent_link_leaves(void)
+{
+	start();
+	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 2, 2, 0);
+	data(2, 1, 5, 3, 3, 0);
+	/* link 2 dies: gseq 4 and everything after on it never arrive */
+	data(0, 1, 5, 5, 5, 1 * MS);
+	data(1, 1, 5, 6, 6, 1 * MS);
+	check(OUT(TAG(5, 1), TAG(5, 2), TAG(5, 3)) && r.held == 2,
+	      "silent link: frames wait while it may still deliver");
+	data(0, 1, 5, 7, 7, 30 * MS);
+	data(1, 1, 5, 8, 8, 40 * MS);
+	stripe_reseq_tick(&r, &cfg, 49 * MS);
+	check(NOTHING_OUT(), "silent link: not yet left at 49 ms");
+	stripe_reseq_tick(&r, &cfg, 51 * MS);
+	check(OUT(TAG(5, 5), TAG(5, 6), TAG(5, 7), TAG(5, 8)) &&
+	      r.stats.lost_link == 1 && !r.stats.lost_timeout,
+	      "silent link: after the silence bound it leaves the rule");
+	data(0, 1, 5, 10, 10, 52 * MS);		/* 9 went on the dead link */
+	data(1, 1, 5, 11, 11, 52 * MS);
+	check(OUT(TAG(5, 10), TAG(5, 11)) && r.stats.lost_link == 2,
+	      "silent link: later gaps close at once");
+}
+
+static void test_pause_is_not_silence(void)
+{
+	start();
+	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 2, 2, 0);
+	OUT(TAG(5, 1), TAG(5, 2));
+	/* the sender pauses 1 s; then gseq 3 goes on slow link 1 and 4 on
+	 * fast link 0, which delivers first
+	 */
+	data(0, 1, 5, 4, 4, 1000 * MS);
+	stripe_reseq_tick(&r, &cfg, 1000 * MS + 2 * MS);
+	check(NOTHING_OUT() && r.held == 1,
+	      "pause: a slow link is not silent just because the sender paused");
+	data(1, 1, 5, 3, 3, 1000 * MS + 3 * MS);
+	check(OUT(TAG(5, 3), TAG(5, 4)) && !r.stats.lost_link &&
+	      !r.stats.late, "pause: its frame arrives and nothing is lost");
+}
+
+static void test_timeout(void)
+{
+	start();
+	data(1, 1, 7, 0, 0, 0);	/* link 1 once delivered something older */
+	data(0, 1, 5, 1, 1, 0);
+	data(0, 1, 5, 3, 3, 0);	/* fseq 2 never comes, gseq 2 may be on link 1 */
+	OUT(TAG(7, 0), TAG(5, 1));
+	stripe_reseq_tick(&r, &cfg, cfg.hold_ns - 1);
+	check(NOTHING_OUT() && r.held == 1, "timeout: held until the bound");
+	stripe_reseq_tick(&r, &cfg, cfg.hold_ns);
+	check(OUT(TAG(5, 3)) && r.stats.lost_timeout == 1 && !r.held,
+	      "timeout: released at the hold bound, counted");
+}
+
+static void test_flows_are_independent(void)
+{
+	start();
+	data(1, 1, 7, 0, 0, 0);		/* link 1 may still carry gseq 3 */
+	data(0, 1, 5, 1, 1, 0);
+	data(0, 1, 6, 2, 1, 0);
+	data(0, 1, 5, 4, 3, 10 * US);	/* flow 5 has a gap (fseq 2, gseq 3) */
+	data(0, 1, 6, 5, 2, 20 * US);
+	data(0, 1, 6, 6, 3, 30 * US);
+	check(OUT(TAG(7, 0), TAG(5, 1), TAG(6, 1), TAG(6, 2), TAG(6, 3)) &&
+	      r.held == 1,
+	      "two flows: one flow's gap does not hold the other");
+}
+
+static void test_late_and_duplicates(void)
+{
+	start();
+	data(1, 1, 7, 0, 0, 0);
+	data(0, 1, 5, 1, 1, 0);
+	data(0, 1, 5, 3, 3, 0);
+	data(0, 1, 5, 3, 3, 0);		/* duplicate of a held frame */
+	data(0, 1, 5, 1, 1, 0);		/* duplicate of a delivered one */
+	check(OUT(TAG(7, 0), TAG(5, 1)) && r.stats.late == 2 && r.held == 1,
+	      "duplicates: dropped and counted as late");
+}
+
+static void test_limits(void)
+{
+	unsigned int i;
+
+	start();
+	data(1, 1, 7, 0, 0, 0);		/* link 1 keeps every gap open */
+	data(0, 1, 5, 1, 1, 0);
+	OUT(TAG(7, 0), TAG(5, 1));
+	/* a flow with a gap that never fills: fseq 2 missing */
+	for (i = 0; i < 20; i++)
+		data(0, 1, 5, 100, 3 + i, 0);
+	check(r.held <= cfg.flow_limit && r.stats.lost_limit >= 1,
+	      "limits: a flow holds at most flow-limit frames");
+	start();
+	data(1, 1, 7, 0, 0, 0);
+	for (i = 0; i < 4; i++) {
+		data(0, 1, i, 1, 1, 0);
+		data(0, 1, i, 100, 10, 0);
+		data(0, 1, i, 100, 11, 0);
+		data(0, 1, i, 100, 12, 0);
+		data(0, 1, i, 100, 13, 0);
+	}
+	check(r.held <= cfg.buffer_limit && r.stats.lost_limit >= 1,
+	      "limits: all flows hold at most buffer-limit frames");
+	{
+		/* the limit lowered below what other flows hold: this flow
+		 * gives up its own gap, and nothing else is touched
+		 */
+		struct stripe_reseq_cfg small = cfg;
+		struct stripe_wire_hdr h = wire_hdr(1, 9, 200, 1, false);
+		u32 held = r.held;
+
+		small.buffer_limit = 1;
+		__skb_queue_purge(&r.out);
+		assert(!feed(&r, &small, 0, &h, sizeof(h), TAG(9, 1), 0, 0));
+		h = wire_hdr(1, 9, 201, 3, false);
+		assert(!feed(&r, &small, 0, &h, sizeof(h), TAG(9, 3), 0, 0));
+		check(OUT(TAG(9, 1), TAG(9, 3)) && r.held == held,
+		      "limits: a buffer limit lowered below what is held is survived");
+	}
+}
+
+static void test_senders(void)
+{
+	unsigned int i;
+
+	start();
+	for (i = 0; i < STRIPE_RX_SENDERS + 5; i++)
+		data(0, 1000 + i, 1, 1, 1, 0);
+	check(stripe_reseq_senders(&r) == STRIPE_RX_SENDERS &&
+	      r.stats.no_state == 5,
+	      "senders: the table is bounded; the rest are counted");
+	data(0, 5000, 1, 1, 1, STRIPE_RX_IDLE_NS + 1);
+	check(stripe_reseq_senders(&r) == STRIPE_RX_SENDERS &&
+	      r.stats.no_state == 5,
+	      "senders: an idle sender's slot is taken back");
+	kshim_fail_alloc = true;
+	data(0, 6000, 1, 1, 1, 3 * STRIPE_RX_IDLE_NS);
+	kshim_fail_alloc = false;
+	check(r.stats.no_state == 6, "senders: no memory: dropped, counted");
+}
+
+static void test_skew(void)
+{
+	struct stripe_reseq_now now = { .ns = 0 };
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .sender = 1 };
+	u32 skew0, skew1;
+	unsigned int i;
+
+	start();
+	check(!stripe_reseq_skew(&r, 0, &skew0), "skew: unknown before frames");
+	for (i = 0; i < 64; i++) {
+		wi.gseq = wi.fseq = 2 * i;
+		now.owd_us = 1000;		/* clock offset 1000 us */
+		stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+		wi.gseq = wi.fseq = 2 * i + 1;
+		now.owd_us = 1000 + 400;	/* link 1: 400 us later */
+		stripe_reseq_frame(&r, &cfg, 1, &wi, frame_skb(10, 0), &now);
+		now.ns += 10 * US;
+	}
+	__skb_queue_purge(&r.out);
+	check(stripe_reseq_skew(&r, 0, &skew0) && stripe_reseq_skew(&r, 1, &skew1) &&
+	      skew0 == 0 && skew1 == 400,
+	      "skew: link 1 measured 400 us behind link 0, offset cancelled");
+	check(!stripe_reseq_skew(&r, 2, &skew0), "skew: a silent link has none");
+}
+
+int main(void)
+{
+	stripe_reseq_init(&r);
+	test_parse();
+	test_in_order();
+	test_swap();
+	test_loss_by_link_rule();
+	test_slow_link_is_waited_for();
+	test_marker_unfreezes();
+	test_silent_link_leaves();
+	test_pause_is_not_silence();
+	test_timeout();
+	test_flows_are_independent();
+	test_late_and_duplicates();
+	test_limits();
+	test_senders();
+	test_skew();
+	stripe_reseq_destroy(&r);
+	check(!kshim_skbs && !kshim_allocs, "no frame and no state leaked");
+	printf("# reseq: %d passed, %d failed\n", tests - failures, failures);
+	return failures ? 1 : 0;
+}
