@@ -32,6 +32,14 @@
 /* Bound on the whole request, as tc's other qdiscs pass */
 #define STRIPE_NL_MAXLEN	1024
 
+/*
+ * Largest limit, flow-limit and buffer-limit the kernel accepts
+ * (kernel/qdisc.c); the uapi header does not carry it yet.
+ */
+#ifndef STRIPE_LIMIT_MAX
+#define STRIPE_LIMIT_MAX	(1U << 20)
+#endif
+
 static void explain(void)
 {
 	fprintf(stderr,
@@ -45,17 +53,19 @@ static void explain(void)
 		"  master NAME          master to join (required to join)\n"
 		"  weight N             share of bytes, 1..%u\n"
 		"                       (default: from the link speed)\n"
-		"  limit PACKETS        queue for traffic sent to the link\n"
+		"  limit PACKETS        queue for traffic sent to the link,\n"
+		"                       1..%u\n"
 		"On a stripe master:\n"
 		"  reorder on|off       off: plain packets, any receiver\n"
 		"                       on: in order, stripe at both ends\n"
 		"  quantum BYTES        bytes per round at weight 1, %u..%u\n"
-		"  hold-max TIME        receive hold behind a gap, up to 1s\n"
+		"  hold-max TIME        receive hold behind a gap, 1us..1s\n"
 		"                       (us, ms or s; a plain number is us)\n"
-		"  flow-limit PACKETS   packets held per flow\n"
-		"  buffer-limit PACKETS packets held in all\n"
+		"  flow-limit PACKETS   packets held per flow, 1..%u\n"
+		"  buffer-limit PACKETS packets held in all, 1..%u\n"
 		"  stripe-min BYTES     bytes a flow sends before striping\n",
-		STRIPE_WEIGHT_MAX, STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX);
+		STRIPE_WEIGHT_MAX, STRIPE_LIMIT_MAX, STRIPE_QUANTUM_MIN,
+		STRIPE_QUANTUM_MAX, STRIPE_LIMIT_MAX, STRIPE_LIMIT_MAX);
 }
 
 enum stripe_arg {
@@ -72,7 +82,10 @@ struct stripe_opt {
 	__u32 min, max;
 };
 
-/* Ranges here are the ones the uapi header fixes; the kernel checks too */
+/*
+ * The ranges kernel/qdisc.c stripe_validate() accepts, so that a value the
+ * kernel would refuse fails here, with the option's name and range.
+ */
 static const struct stripe_opt stripe_opts[] = {
 #define OPT(_name, _attr, _arg, _min, _max) \
 	{ .name = _name, .attr = _attr, .arg = _arg, .min = _min, .max = _max }
@@ -80,16 +93,16 @@ static const struct stripe_opt stripe_opts[] = {
 	OPT("weight",	    TCA_STRIPE_WEIGHT,	     STRIPE_ARG_U32,
 	    1, STRIPE_WEIGHT_MAX),
 	OPT("limit",	    TCA_STRIPE_LIMIT,	     STRIPE_ARG_U32,
-	    0, UINT32_MAX),
+	    1, STRIPE_LIMIT_MAX),
 	OPT("reorder",	    TCA_STRIPE_REORDER,	     STRIPE_ARG_ONOFF, 0, 0),
 	OPT("quantum",	    TCA_STRIPE_QUANTUM,	     STRIPE_ARG_U32,
 	    STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX),
 	OPT("hold-max",	    TCA_STRIPE_HOLD_MAX_US,  STRIPE_ARG_TIME,
-	    0, STRIPE_HOLD_MAX_US_MAX),
+	    1, STRIPE_HOLD_MAX_US_MAX),
 	OPT("flow-limit",   TCA_STRIPE_FLOW_LIMIT,   STRIPE_ARG_U32,
-	    0, UINT32_MAX),
+	    1, STRIPE_LIMIT_MAX),
 	OPT("buffer-limit", TCA_STRIPE_BUFFER_LIMIT, STRIPE_ARG_U32,
-	    0, UINT32_MAX),
+	    1, STRIPE_LIMIT_MAX),
 	OPT("stripe-min",   TCA_STRIPE_STRIPE_MIN,   STRIPE_ARG_U32,
 	    0, UINT32_MAX),
 #undef OPT
@@ -177,7 +190,7 @@ static int stripe_invalid(const struct stripe_opt *o, const char *arg,
 static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 			    struct nlmsghdr *n)
 {
-	char why[TC_SPRINT_BSIZE + 32];
+	char why[2 * TC_SPRINT_BSIZE + 32];
 	__u32 val = 0;
 
 	switch (o->arg) {
@@ -211,11 +224,12 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 	}
 
 	if (val < o->min || val > o->max) {
-		char buf[TC_SPRINT_BSIZE];
+		char lo[TC_SPRINT_BSIZE], hi[TC_SPRINT_BSIZE];
 
 		if (o->arg == STRIPE_ARG_TIME)
-			snprintf(why, sizeof(why), "must be at most %s",
-				 sprint_time(o->max, buf));
+			snprintf(why, sizeof(why), "must be %s..%s",
+				 sprint_time(o->min, lo),
+				 sprint_time(o->max, hi));
 		else
 			snprintf(why, sizeof(why), "must be %u..%u",
 				 o->min, o->max);

@@ -460,14 +460,15 @@ else
 fi
 
 # expect_fail DESCRIPTION MESSAGE ARGS...: the plugin itself must reject
-# ARGS (tc fails, MESSAGE on stderr, no request sent).
+# ARGS (tc exits 1, as for any bad argument, MESSAGE on stderr, no request
+# sent).
 expect_fail()
 {
 	local desc=$1 msg=$2
 
 	shift 2
 	tc_add "$@"
-	if [ $rc -ne 0 ] && grep -qF -- "$msg" "$tmp/err" &&
+	if [ $rc -eq 1 ] && grep -qF -- "$msg" "$tmp/err" &&
 	   [ ! -e "$tmp/sent" ]; then
 		ok "rejects $desc"
 	else
@@ -498,8 +499,26 @@ expect_fail "hold-max with an unknown unit" \
 	'invalid hold-max "5parsecs": expected a time' hold-max 5parsecs
 expect_fail "negative hold-max" 'invalid hold-max "-1ms": expected a time' \
 	hold-max -1ms
-expect_fail "hold-max above 1s" 'invalid hold-max "1001ms": must be at most 1s' \
+expect_fail "hold-max above 1s" 'invalid hold-max "1001ms": must be 1us..1s' \
 	hold-max 1001ms
+# The kernel's ranges (kernel/qdisc.c stripe_validate()), refused here
+# before anything is sent
+expect_fail "hold-max 0" 'invalid hold-max "0": must be 1us..1s' hold-max 0
+expect_fail "hold-max that rounds to 0" \
+	'invalid hold-max "0.4us": must be 1us..1s' hold-max 0.4us
+expect_fail "limit 0" 'invalid limit "0": must be 1..1048576' \
+	master stripe0 limit 0
+expect_fail "limit above 2^20" 'invalid limit "1048577": must be 1..1048576' \
+	limit 1048577
+expect_fail "flow-limit 0" 'invalid flow-limit "0": must be 1..1048576' \
+	reorder on flow-limit 0
+expect_fail "flow-limit above 2^20" \
+	'invalid flow-limit "1048577": must be 1..1048576' flow-limit 1048577
+expect_fail "buffer-limit 0" 'invalid buffer-limit "0": must be 1..1048576' \
+	buffer-limit 0
+expect_fail "buffer-limit above 2^20" \
+	'invalid buffer-limit "1048577": must be 1..1048576' \
+	buffer-limit 1048577
 expect_fail "limit out of u32" \
 	'invalid limit "4294967296": expected a number' limit 4294967296
 expect_fail "master name too long" \
@@ -544,9 +563,16 @@ expect_sent "reorder off" "reorder=0" reorder off
 expect_sent "quantum bounds" "$(printf 'quantum=256\nquantum=1048576')" \
 	quantum 256 quantum 1048576
 expect_sent "hold-max units" \
-	"$(printf 'hold_max_us=250\nhold_max_us=250\nhold_max_us=1500\nhold_max_us=1000\nhold_max_us=1000000\nhold_max_us=0')" \
+	"$(printf 'hold_max_us=250\nhold_max_us=250\nhold_max_us=1500\nhold_max_us=1000\nhold_max_us=1000000\nhold_max_us=1')" \
 	hold-max 250 hold-max 250us hold-max 1.5ms hold-max 0.001s \
-	hold-max 1s hold-max 0
+	hold-max 1s hold-max 1us
+expect_sent "limit bounds" "$(printf 'limit=1\nlimit=1048576')" \
+	limit 1 limit 1048576
+expect_sent "flow-limit and buffer-limit bounds" \
+	"$(printf 'flow_limit=1\nflow_limit=1048576\nbuffer_limit=1\nbuffer_limit=1048576')" \
+	flow-limit 1 flow-limit 1048576 buffer-limit 1 buffer-limit 1048576
+expect_sent "stripe-min 0 (the kernel accepts any value)" "stripe_min=0" \
+	stripe-min 0
 expect_sent "no options as an empty nest" ""
 
 # --- 4. printing options and statistics ---------------------------------
