@@ -426,6 +426,82 @@ static void stripe_print_link_flags(struct rtattr *rta)
 		print_string(PRINT_FP, NULL, "%s", "none");
 }
 
+/* " markers tx N rx N", each part only if sent; JSON tx_markers, rx_markers */
+static void stripe_print_markers(struct rtattr *tx, struct rtattr *rx)
+{
+	__u64 v;
+
+	if (!stripe_attr_u64(tx, &v) && !stripe_attr_u64(rx, &v))
+		return;
+	print_string(PRINT_FP, NULL, "%s", " markers");
+	stripe_print_u64_stat(tx, "tx_markers", " tx %" PRIu64);
+	stripe_print_u64_stat(rx, "rx_markers", " rx %" PRIu64);
+}
+
+/*
+ * The hold-time histogram, TCA_STRIPE_MSTAT_RX_HOLD_HIST: the k-th bucket
+ * attribute is bucket k, whatever else the nest holds, so an unreadable
+ * bucket still takes its place.  Buckets past the last one this plugin
+ * knows (a newer kernel) are added to it: it has no upper bound.  A nest
+ * cut short prints the buckets it has.
+ *
+ * Text: " hold-us <16:N <64:N ... >=65536:N" on a line of its own.
+ * JSON: "rx_hold_hist": [ { "ge_us": 0, "lt_us": 16, "packets": N }, ...,
+ * { "ge_us": 65536, "packets": N } ].
+ */
+static void stripe_print_hold_hist(struct rtattr *hist)
+{
+	__u64 count[STRIPE_HOLD_HIST_BUCKETS] = { 0 };
+	bool have[STRIPE_HOLD_HIST_BUCKETS] = { false };
+	const unsigned int last = STRIPE_HOLD_HIST_BUCKETS - 1;
+	bool any = false;
+	unsigned int k = 0;
+	struct rtattr *rta;
+	char label[32];
+	__u32 lo, hi;
+	__u64 v;
+	int len;
+
+	if (!hist)
+		return;
+	len = RTA_PAYLOAD(hist);
+	for (rta = RTA_DATA(hist); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len)) {
+		if ((rta->rta_type & ~NLA_F_NESTED) != TCA_STRIPE_HIST_BUCKET)
+			continue;
+		if (stripe_attr_u64(rta, &v)) {
+			count[k] += v;
+			have[k] = true;
+			any = true;
+		}
+		if (k < last)
+			k++;
+	}
+	if (!any)
+		return;
+
+	print_string(PRINT_FP, NULL, "%s", "\n  hold-us");
+	open_json_array(PRINT_JSON, "rx_hold_hist");
+	for (k = 0; k <= last; k++) {
+		if (!have[k])
+			continue;
+		lo = k ? STRIPE_HOLD_HIST_BOUND_US(k - 1) : 0;
+		hi = STRIPE_HOLD_HIST_BOUND_US(k);
+		if (k < last)
+			snprintf(label, sizeof(label), "<%u", hi);
+		else
+			snprintf(label, sizeof(label), ">=%u", lo);
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "ge_us", NULL, lo);
+		if (k < last)
+			print_uint(PRINT_JSON, "lt_us", NULL, hi);
+		print_string(PRINT_FP, NULL, " %s", label);
+		print_u64(PRINT_ANY, "packets", ":%" PRIu64, count[k]);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
 /* One text line per link; in JSON one object of the "links" array */
 static void stripe_print_link(struct rtattr *link)
 {
@@ -460,6 +536,10 @@ static void stripe_print_link(struct rtattr *link)
 			      " rx %" PRIu64 " pkts");
 	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_RX_BYTES], "rx_bytes",
 			      " %" PRIu64 " bytes");
+	stripe_print_markers(tb[TCA_STRIPE_LSTAT_TX_MARKERS], NULL);
+	/* Absent until the receiver has measured it */
+	stripe_print_u32_opt(tb[TCA_STRIPE_LSTAT_RX_SKEW_US], "rx_skew_us",
+			     " skew %uus");
 	close_json_object();
 }
 
@@ -481,6 +561,8 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_LINKS], "links", " links %u");
 	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_ACTIVE], "active",
 			     " active %u");
+	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_SENDER_ID], "sender_id",
+			     " sender 0x%08x");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_PACKETS], "tx_packets",
 			      " tx %" PRIu64 " pkts");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_BYTES], "tx_bytes",
@@ -493,7 +575,9 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 			      " rx %" PRIu64 " pkts");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_BYTES], "rx_bytes",
 			      " %" PRIu64 " bytes");
-	if (tb[TCA_STRIPE_MSTAT_RX_IN_ORDER])
+	stripe_print_markers(tb[TCA_STRIPE_MSTAT_TX_MARKERS],
+			     tb[TCA_STRIPE_MSTAT_RX_MARKERS]);
+	if (tb[TCA_STRIPE_MSTAT_RX_IN_ORDER] || tb[TCA_STRIPE_MSTAT_RX_SENDERS])
 		print_string(PRINT_FP, NULL, "%s", "\n  resequencer");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_IN_ORDER], "rx_in_order",
 			      " in_order %" PRIu64);
@@ -517,6 +601,9 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 			      "rx_malformed", " malformed %" PRIu64);
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_NO_STATE],
 			      "rx_no_state", " no_state %" PRIu64);
+	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_RX_SENDERS], "rx_senders",
+			     " senders %u");
+	stripe_print_hold_hist(tb[TCA_STRIPE_MSTAT_RX_HOLD_HIST]);
 	close_json_object();
 }
 
