@@ -32,6 +32,14 @@
 /* Bound on the whole request, as tc's other qdiscs pass */
 #define STRIPE_NL_MAXLEN	1024
 
+/*
+ * Largest limit, flow-limit and buffer-limit the kernel accepts
+ * (kernel/qdisc.c); the uapi header does not carry it yet.
+ */
+#ifndef STRIPE_LIMIT_MAX
+#define STRIPE_LIMIT_MAX	(1U << 20)
+#endif
+
 static void explain(void)
 {
 	fprintf(stderr,
@@ -45,17 +53,19 @@ static void explain(void)
 		"  master NAME          master to join (required to join)\n"
 		"  weight N             share of bytes, 1..%u\n"
 		"                       (default: from the link speed)\n"
-		"  limit PACKETS        queue for traffic sent to the link\n"
+		"  limit PACKETS        queue for traffic sent to the link,\n"
+		"                       1..%u\n"
 		"On a stripe master:\n"
 		"  reorder on|off       off: plain packets, any receiver\n"
 		"                       on: in order, stripe at both ends\n"
 		"  quantum BYTES        bytes per round at weight 1, %u..%u\n"
-		"  hold-max TIME        receive hold behind a gap, up to 1s\n"
+		"  hold-max TIME        receive hold behind a gap, 1us..1s\n"
 		"                       (us, ms or s; a plain number is us)\n"
-		"  flow-limit PACKETS   packets held per flow\n"
-		"  buffer-limit PACKETS packets held in all\n"
+		"  flow-limit PACKETS   packets held per flow, 1..%u\n"
+		"  buffer-limit PACKETS packets held in all, 1..%u\n"
 		"  stripe-min BYTES     bytes a flow sends before striping\n",
-		STRIPE_WEIGHT_MAX, STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX);
+		STRIPE_WEIGHT_MAX, STRIPE_LIMIT_MAX, STRIPE_QUANTUM_MIN,
+		STRIPE_QUANTUM_MAX, STRIPE_LIMIT_MAX, STRIPE_LIMIT_MAX);
 }
 
 enum stripe_arg {
@@ -72,7 +82,10 @@ struct stripe_opt {
 	__u32 min, max;
 };
 
-/* Ranges here are the ones the uapi header fixes; the kernel checks too */
+/*
+ * The ranges kernel/qdisc.c stripe_validate() accepts, so that a value the
+ * kernel would refuse fails here, with the option's name and range.
+ */
 static const struct stripe_opt stripe_opts[] = {
 #define OPT(_name, _attr, _arg, _min, _max) \
 	{ .name = _name, .attr = _attr, .arg = _arg, .min = _min, .max = _max }
@@ -80,16 +93,16 @@ static const struct stripe_opt stripe_opts[] = {
 	OPT("weight",	    TCA_STRIPE_WEIGHT,	     STRIPE_ARG_U32,
 	    1, STRIPE_WEIGHT_MAX),
 	OPT("limit",	    TCA_STRIPE_LIMIT,	     STRIPE_ARG_U32,
-	    0, UINT32_MAX),
+	    1, STRIPE_LIMIT_MAX),
 	OPT("reorder",	    TCA_STRIPE_REORDER,	     STRIPE_ARG_ONOFF, 0, 0),
 	OPT("quantum",	    TCA_STRIPE_QUANTUM,	     STRIPE_ARG_U32,
 	    STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX),
 	OPT("hold-max",	    TCA_STRIPE_HOLD_MAX_US,  STRIPE_ARG_TIME,
-	    0, STRIPE_HOLD_MAX_US_MAX),
+	    1, STRIPE_HOLD_MAX_US_MAX),
 	OPT("flow-limit",   TCA_STRIPE_FLOW_LIMIT,   STRIPE_ARG_U32,
-	    0, UINT32_MAX),
+	    1, STRIPE_LIMIT_MAX),
 	OPT("buffer-limit", TCA_STRIPE_BUFFER_LIMIT, STRIPE_ARG_U32,
-	    0, UINT32_MAX),
+	    1, STRIPE_LIMIT_MAX),
 	OPT("stripe-min",   TCA_STRIPE_STRIPE_MIN,   STRIPE_ARG_U32,
 	    0, UINT32_MAX),
 #undef OPT
@@ -177,7 +190,7 @@ static int stripe_invalid(const struct stripe_opt *o, const char *arg,
 static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 			    struct nlmsghdr *n)
 {
-	char why[TC_SPRINT_BSIZE + 32];
+	char why[2 * TC_SPRINT_BSIZE + 32];
 	__u32 val = 0;
 
 	switch (o->arg) {
@@ -211,11 +224,12 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 	}
 
 	if (val < o->min || val > o->max) {
-		char buf[TC_SPRINT_BSIZE];
+		char lo[TC_SPRINT_BSIZE], hi[TC_SPRINT_BSIZE];
 
 		if (o->arg == STRIPE_ARG_TIME)
-			snprintf(why, sizeof(why), "must be at most %s",
-				 sprint_time(o->max, buf));
+			snprintf(why, sizeof(why), "must be %s..%s",
+				 sprint_time(o->min, lo),
+				 sprint_time(o->max, hi));
 		else
 			snprintf(why, sizeof(why), "must be %u..%u",
 				 o->min, o->max);
@@ -412,6 +426,82 @@ static void stripe_print_link_flags(struct rtattr *rta)
 		print_string(PRINT_FP, NULL, "%s", "none");
 }
 
+/* " markers tx N rx N", each part only if sent; JSON tx_markers, rx_markers */
+static void stripe_print_markers(struct rtattr *tx, struct rtattr *rx)
+{
+	__u64 v;
+
+	if (!stripe_attr_u64(tx, &v) && !stripe_attr_u64(rx, &v))
+		return;
+	print_string(PRINT_FP, NULL, "%s", " markers");
+	stripe_print_u64_stat(tx, "tx_markers", " tx %" PRIu64);
+	stripe_print_u64_stat(rx, "rx_markers", " rx %" PRIu64);
+}
+
+/*
+ * The hold-time histogram, TCA_STRIPE_MSTAT_RX_HOLD_HIST: the k-th bucket
+ * attribute is bucket k, whatever else the nest holds, so an unreadable
+ * bucket still takes its place.  Buckets past the last one this plugin
+ * knows (a newer kernel) are added to it: it has no upper bound.  A nest
+ * cut short prints the buckets it has.
+ *
+ * Text: " hold-us <16:N <64:N ... >=65536:N" on a line of its own.
+ * JSON: "rx_hold_hist": [ { "ge_us": 0, "lt_us": 16, "packets": N }, ...,
+ * { "ge_us": 65536, "packets": N } ].
+ */
+static void stripe_print_hold_hist(struct rtattr *hist)
+{
+	__u64 count[STRIPE_HOLD_HIST_BUCKETS] = { 0 };
+	bool have[STRIPE_HOLD_HIST_BUCKETS] = { false };
+	const unsigned int last = STRIPE_HOLD_HIST_BUCKETS - 1;
+	bool any = false;
+	unsigned int k = 0;
+	struct rtattr *rta;
+	char label[32];
+	__u32 lo, hi;
+	__u64 v;
+	int len;
+
+	if (!hist)
+		return;
+	len = RTA_PAYLOAD(hist);
+	for (rta = RTA_DATA(hist); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len)) {
+		if ((rta->rta_type & ~NLA_F_NESTED) != TCA_STRIPE_HIST_BUCKET)
+			continue;
+		if (stripe_attr_u64(rta, &v)) {
+			count[k] += v;
+			have[k] = true;
+			any = true;
+		}
+		if (k < last)
+			k++;
+	}
+	if (!any)
+		return;
+
+	print_string(PRINT_FP, NULL, "%s", "\n  hold-us");
+	open_json_array(PRINT_JSON, "rx_hold_hist");
+	for (k = 0; k <= last; k++) {
+		if (!have[k])
+			continue;
+		lo = k ? STRIPE_HOLD_HIST_BOUND_US(k - 1) : 0;
+		hi = STRIPE_HOLD_HIST_BOUND_US(k);
+		if (k < last)
+			snprintf(label, sizeof(label), "<%u", hi);
+		else
+			snprintf(label, sizeof(label), ">=%u", lo);
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "ge_us", NULL, lo);
+		if (k < last)
+			print_uint(PRINT_JSON, "lt_us", NULL, hi);
+		print_string(PRINT_FP, NULL, " %s", label);
+		print_u64(PRINT_ANY, "packets", ":%" PRIu64, count[k]);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
 /* One text line per link; in JSON one object of the "links" array */
 static void stripe_print_link(struct rtattr *link)
 {
@@ -446,6 +536,10 @@ static void stripe_print_link(struct rtattr *link)
 			      " rx %" PRIu64 " pkts");
 	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_RX_BYTES], "rx_bytes",
 			      " %" PRIu64 " bytes");
+	stripe_print_markers(tb[TCA_STRIPE_LSTAT_TX_MARKERS], NULL);
+	/* Absent until the receiver has measured it */
+	stripe_print_u32_opt(tb[TCA_STRIPE_LSTAT_RX_SKEW_US], "rx_skew_us",
+			     " skew %uus");
 	close_json_object();
 }
 
@@ -467,6 +561,8 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_LINKS], "links", " links %u");
 	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_ACTIVE], "active",
 			     " active %u");
+	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_SENDER_ID], "sender_id",
+			     " sender 0x%08x");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_PACKETS], "tx_packets",
 			      " tx %" PRIu64 " pkts");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_BYTES], "tx_bytes",
@@ -479,7 +575,9 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 			      " rx %" PRIu64 " pkts");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_BYTES], "rx_bytes",
 			      " %" PRIu64 " bytes");
-	if (tb[TCA_STRIPE_MSTAT_RX_IN_ORDER])
+	stripe_print_markers(tb[TCA_STRIPE_MSTAT_TX_MARKERS],
+			     tb[TCA_STRIPE_MSTAT_RX_MARKERS]);
+	if (tb[TCA_STRIPE_MSTAT_RX_IN_ORDER] || tb[TCA_STRIPE_MSTAT_RX_SENDERS])
 		print_string(PRINT_FP, NULL, "%s", "\n  resequencer");
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_IN_ORDER], "rx_in_order",
 			      " in_order %" PRIu64);
@@ -503,6 +601,9 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 			      "rx_malformed", " malformed %" PRIu64);
 	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_NO_STATE],
 			      "rx_no_state", " no_state %" PRIu64);
+	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_RX_SENDERS], "rx_senders",
+			     " senders %u");
+	stripe_print_hold_hist(tb[TCA_STRIPE_MSTAT_RX_HOLD_HIST]);
 	close_json_object();
 }
 

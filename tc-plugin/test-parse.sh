@@ -239,11 +239,16 @@ static void put_u32(int type, __u32 v) { put(type, &v, 4); }
 static void put_str(int type, const char *s) { put(type, s, strlen(s) + 1); }
 
 /* u64 counters come after a PAD so that they may be 4-byte aligned */
-static void put_u64(int type, __u64 v)
+static void put_u64_pad(int pad, int type, __u64 v)
 {
 	if (h->nlmsg_len % 8 == 0)
-		put(TCA_STRIPE_MSTAT_PAD, NULL, 0);
+		put(pad, NULL, 0);
 	put(type, &v, 8);
+}
+
+static void put_u64(int type, __u64 v)
+{
+	put_u64_pad(TCA_STRIPE_MSTAT_PAD, type, v);	/* == LSTAT_PAD */
 }
 
 static void begin(__u32 handle)
@@ -261,8 +266,9 @@ static void begin(__u32 handle)
 	put_str(TCA_KIND, STRIPE_KIND);
 }
 
+/* skew_us 0: not measured, so not sent */
 static void link_stats(__u32 ifindex, const char *name, __u32 weight,
-		       __u32 flags, __u64 base)
+		       __u32 flags, __u64 base, __u32 skew_us)
 {
 	struct rtattr *l = nest(TCA_STRIPE_XSTATS_LINK);
 
@@ -277,8 +283,23 @@ static void link_stats(__u32 ifindex, const char *name, __u32 weight,
 	put_u64(TCA_STRIPE_LSTAT_NEIGH_FAIL, base + 5);
 	put_u64(TCA_STRIPE_LSTAT_RX_PACKETS, base + 6);
 	put_u64(TCA_STRIPE_LSTAT_RX_BYTES, base + 7);
+	if (skew_us)
+		put_u32(TCA_STRIPE_LSTAT_RX_SKEW_US, skew_us);
+	put_u64(TCA_STRIPE_LSTAT_TX_MARKERS, base + 8);
 	put_u32(TCA_STRIPE_LSTAT_MAX + 10, 42);	/* from a newer kernel */
 	end(l);
+}
+
+/* n buckets of TCA_STRIPE_MSTAT_RX_HOLD_HIST: first, first + 1, ... */
+static void hold_hist(int n, __u64 first)
+{
+	struct rtattr *hist = nest(TCA_STRIPE_MSTAT_RX_HOLD_HIST);
+	int k;
+
+	for (k = 0; k < n; k++)
+		put_u64_pad(TCA_STRIPE_HIST_PAD, TCA_STRIPE_HIST_BUCKET,
+			    first + k);
+	end(hist);
 }
 
 static void master_dump(void)
@@ -313,12 +334,28 @@ static void master_dump(void)
 	put_u64(TCA_STRIPE_MSTAT_TX_DROPS, 4);
 	put_u64(TCA_STRIPE_MSTAT_RX_PACKETS, 900);
 	put_u64(TCA_STRIPE_MSTAT_RX_BYTES, 60000);
+	put_u64(TCA_STRIPE_MSTAT_RX_IN_ORDER, 800);
+	put_u64(TCA_STRIPE_MSTAT_RX_RESEQUENCED, 90);
+	put_u64(TCA_STRIPE_MSTAT_RX_HELD, 2);
+	put_u64(TCA_STRIPE_MSTAT_RX_HELD_BYTES, 3000);
+	put_u64(TCA_STRIPE_MSTAT_RX_HOLD_MAX_US, 4000);
+	put_u64(TCA_STRIPE_MSTAT_RX_LOST_LINK, 1);
+	put_u64(TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT, 2);
+	put_u64(TCA_STRIPE_MSTAT_RX_LOST_LIMIT, 3);
+	put_u64(TCA_STRIPE_MSTAT_RX_LATE, 4);
+	put_u64(TCA_STRIPE_MSTAT_RX_MALFORMED, 5);
+	put_u64(TCA_STRIPE_MSTAT_RX_NO_STATE, 6);
+	put_u32(TCA_STRIPE_MSTAT_SENDER_ID, 0x0a0b0c0d);
+	put_u64(TCA_STRIPE_MSTAT_TX_MARKERS, 11);
+	put_u64(TCA_STRIPE_MSTAT_RX_MARKERS, 12);
+	put_u32(TCA_STRIPE_MSTAT_RX_SENDERS, 2);
+	hold_hist(STRIPE_HOLD_HIST_BUCKETS, 100);
 	end(m);
 	ls = nest(TCA_STRIPE_XSTATS_LINKS);
 	link_stats(3, "eth2", 10, STRIPE_LINK_F_UP | STRIPE_LINK_F_CARRIER |
-	     STRIPE_LINK_F_ACTIVE, 100);
+	     STRIPE_LINK_F_ACTIVE, 100, 250);
 	put_u32(TCA_STRIPE_XSTATS_MAX + 3, 1);	/* not a LINK: skipped */
-	link_stats(4, "eth3", 1, STRIPE_LINK_F_UP, 200);
+	link_stats(4, "eth3", 1, STRIPE_LINK_F_UP, 200, 0);
 	end(ls);
 	put_u32(TCA_STRIPE_XSTATS_MAX + 1, 9);	/* from a newer kernel */
 	end(app);
@@ -342,8 +379,64 @@ static void link_dump(void)
 	put_str(TCA_STRIPE_MSTAT_NAME, "stripe0");
 	end(m);
 	ls = nest(TCA_STRIPE_XSTATS_LINKS);
-	link_stats(3, "eth2", 5, 0, 300);
+	link_stats(3, "eth2", 5, 0, 300, 0);
 	end(ls);
+	end(app);
+	end(s);
+}
+
+/*
+ * A histogram cut short: bucket 0, a PAD, bucket 1 too short to read (it
+ * still takes bucket 1's place), bucket 2, then bucket 3 cut in half by
+ * the end of the nest.  The link's skew is too short to read.
+ */
+static void hist_cut_dump(void)
+{
+	__u64 v5 = 5, v7 = 7, v9 = 9;
+	__u16 two = 2;
+	struct rtattr *s, *app, *m, *hist, *ls, *l;
+
+	begin(0x80040000);
+	s = nest(TCA_STATS2);
+	app = nest(TCA_STATS_APP);
+	m = nest(TCA_STRIPE_XSTATS_MASTER);
+	put_str(TCA_STRIPE_MSTAT_NAME, "stripe1");
+	hist = nest(TCA_STRIPE_MSTAT_RX_HOLD_HIST);
+	put(TCA_STRIPE_HIST_BUCKET, &v5, 8);
+	put(TCA_STRIPE_HIST_PAD, NULL, 0);
+	put(TCA_STRIPE_HIST_BUCKET, &two, 2);
+	put(TCA_STRIPE_HIST_BUCKET, &v7, 8);
+	put(TCA_STRIPE_HIST_BUCKET, &v9, 8);
+	end(hist);
+	/* cut the nest 6 bytes into bucket 3's value, padded as usual */
+	hist->rta_len -= 6;
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len - 6);
+	end(m);
+	ls = nest(TCA_STRIPE_XSTATS_LINKS);
+	l = nest(TCA_STRIPE_XSTATS_LINK);
+	put_str(TCA_STRIPE_LSTAT_NAME, "eth5");
+	put(TCA_STRIPE_LSTAT_RX_SKEW_US, &two, 2);
+	end(l);
+	end(ls);
+	end(app);
+	end(s);
+}
+
+/* More buckets than the header knows (a newer kernel): the extra ones
+ * belong to the last, unbounded bucket.
+ */
+static void hist_long_dump(void)
+{
+	struct rtattr *s, *app, *m;
+
+	begin(0x80050000);
+	s = nest(TCA_STATS2);
+	app = nest(TCA_STATS_APP);
+	m = nest(TCA_STRIPE_XSTATS_MASTER);
+	put_str(TCA_STRIPE_MSTAT_NAME, "stripe2");
+	put_u64(TCA_STRIPE_MSTAT_TX_MARKERS, 3);	/* no RX_MARKERS */
+	hold_hist(STRIPE_HOLD_HIST_BUCKETS + 2, 1);
+	end(m);
 	end(app);
 	end(s);
 }
@@ -391,6 +484,10 @@ int main(int argc, char **argv)
 		link_dump();
 	else if (strcmp(set, "bad") == 0)
 		bad_dump();
+	else if (strcmp(set, "hist-cut") == 0)
+		hist_cut_dump();
+	else if (strcmp(set, "hist-long") == 0)
+		hist_long_dump();
 	else
 		return 2;
 	return fwrite(buf, NLMSG_ALIGN(h->nlmsg_len), 1, stdout) == 1 ? 0 : 1;
@@ -460,14 +557,15 @@ else
 fi
 
 # expect_fail DESCRIPTION MESSAGE ARGS...: the plugin itself must reject
-# ARGS (tc fails, MESSAGE on stderr, no request sent).
+# ARGS (tc exits 1, as for any bad argument, MESSAGE on stderr, no request
+# sent).
 expect_fail()
 {
 	local desc=$1 msg=$2
 
 	shift 2
 	tc_add "$@"
-	if [ $rc -ne 0 ] && grep -qF -- "$msg" "$tmp/err" &&
+	if [ $rc -eq 1 ] && grep -qF -- "$msg" "$tmp/err" &&
 	   [ ! -e "$tmp/sent" ]; then
 		ok "rejects $desc"
 	else
@@ -498,8 +596,26 @@ expect_fail "hold-max with an unknown unit" \
 	'invalid hold-max "5parsecs": expected a time' hold-max 5parsecs
 expect_fail "negative hold-max" 'invalid hold-max "-1ms": expected a time' \
 	hold-max -1ms
-expect_fail "hold-max above 1s" 'invalid hold-max "1001ms": must be at most 1s' \
+expect_fail "hold-max above 1s" 'invalid hold-max "1001ms": must be 1us..1s' \
 	hold-max 1001ms
+# The kernel's ranges (kernel/qdisc.c stripe_validate()), refused here
+# before anything is sent
+expect_fail "hold-max 0" 'invalid hold-max "0": must be 1us..1s' hold-max 0
+expect_fail "hold-max that rounds to 0" \
+	'invalid hold-max "0.4us": must be 1us..1s' hold-max 0.4us
+expect_fail "limit 0" 'invalid limit "0": must be 1..1048576' \
+	master stripe0 limit 0
+expect_fail "limit above 2^20" 'invalid limit "1048577": must be 1..1048576' \
+	limit 1048577
+expect_fail "flow-limit 0" 'invalid flow-limit "0": must be 1..1048576' \
+	reorder on flow-limit 0
+expect_fail "flow-limit above 2^20" \
+	'invalid flow-limit "1048577": must be 1..1048576' flow-limit 1048577
+expect_fail "buffer-limit 0" 'invalid buffer-limit "0": must be 1..1048576' \
+	buffer-limit 0
+expect_fail "buffer-limit above 2^20" \
+	'invalid buffer-limit "1048577": must be 1..1048576' \
+	buffer-limit 1048577
 expect_fail "limit out of u32" \
 	'invalid limit "4294967296": expected a number' limit 4294967296
 expect_fail "master name too long" \
@@ -544,9 +660,16 @@ expect_sent "reorder off" "reorder=0" reorder off
 expect_sent "quantum bounds" "$(printf 'quantum=256\nquantum=1048576')" \
 	quantum 256 quantum 1048576
 expect_sent "hold-max units" \
-	"$(printf 'hold_max_us=250\nhold_max_us=250\nhold_max_us=1500\nhold_max_us=1000\nhold_max_us=1000000\nhold_max_us=0')" \
+	"$(printf 'hold_max_us=250\nhold_max_us=250\nhold_max_us=1500\nhold_max_us=1000\nhold_max_us=1000000\nhold_max_us=1')" \
 	hold-max 250 hold-max 250us hold-max 1.5ms hold-max 0.001s \
-	hold-max 1s hold-max 0
+	hold-max 1s hold-max 1us
+expect_sent "limit bounds" "$(printf 'limit=1\nlimit=1048576')" \
+	limit 1 limit 1048576
+expect_sent "flow-limit and buffer-limit bounds" \
+	"$(printf 'flow_limit=1\nflow_limit=1048576\nbuffer_limit=1\nbuffer_limit=1048576')" \
+	flow-limit 1 flow-limit 1048576 buffer-limit 1 buffer-limit 1048576
+expect_sent "stripe-min 0 (the kernel accepts any value)" "stripe_min=0" \
+	stripe-min 0
 expect_sent "no options as an empty nest" ""
 
 # --- 4. printing options and statistics ---------------------------------
@@ -569,12 +692,16 @@ expect_line()
 
 expect_line "master options" \
 	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100p buffer-limit 1000p stripe-min 0 *$'
-expect_line "master totals" \
-	'^  master stripe0 links 2 active 1 tx 1000 pkts 5000000000 bytes busy 3 drops 4 rx 900 pkts 60000 bytes$'
-expect_line "first link" \
-	'^  link eth2 weight 10 flags up,carrier,active tx 101 pkts 102 bytes busy 103 drops 104 neigh_fail 105 rx 106 pkts 107 bytes$'
-expect_line "second link" \
-	'^  link eth3 weight 1 flags up tx 201 pkts 202 bytes busy 203 drops 204 neigh_fail 205 rx 206 pkts 207 bytes$'
+expect_line "master totals, sender id, markers" \
+	'^  master stripe0 links 2 active 1 sender 0x0a0b0c0d tx 1000 pkts 5000000000 bytes busy 3 drops 4 rx 900 pkts 60000 bytes markers tx 11 rx 12$'
+expect_line "resequencer, with the senders" \
+	'^  resequencer in_order 800 resequenced 90 held 2 pkts 3000 bytes hold_max 4000us lost_link 1 lost_timeout 2 lost_limit 3 late 4 malformed 5 no_state 6 senders 2$'
+expect_line "hold-time histogram, every bucket" \
+	'^  hold-us <16:100 <64:101 <256:102 <1024:103 <4096:104 <16384:105 <65536:106 >=65536:107$'
+expect_line "first link, markers and skew" \
+	'^  link eth2 weight 10 flags up,carrier,active tx 101 pkts 102 bytes busy 103 drops 104 neigh_fail 105 rx 106 pkts 107 bytes markers tx 108 skew 250us$'
+expect_line "second link, skew not measured yet" \
+	'^  link eth3 weight 1 flags up tx 201 pkts 202 bytes busy 203 drops 204 neigh_fail 205 rx 206 pkts 207 bytes markers tx 208$'
 expect_line "link options" \
 	'qdisc stripe 8002: .*master stripe0 weight 5 limit 1000p *$'
 expect_line "link role names its master" '^  member of stripe0$'
@@ -587,15 +714,45 @@ else
 	ok "text: unknown attributes are skipped silently"
 fi
 
-STRIPE_SHIM_JSON=1 LD_PRELOAD=$tmp/shim.so \
-	"$TC" -s -j monitor file "$tmp/dump" >"$tmp/json" 2>"$tmp/err"
-rc=$?
-if ! command -v python3 >/dev/null; then
-	ok "json: checked # SKIP python3 not installed"
-elif [ $rc -ne 0 ]; then
-	not_ok "json: tc -s -j succeeds" "rc=$rc $(cat "$tmp/err")"
-else
-	python3 - "$tmp/json" <<'EOF'
+# check_json DUMP MIN: replays DUMP with "tc -s -j" and runs the Python
+# checks on stdin with the JSON file as argv[1].  They print "ok - ..." or
+# "not ok - ..." (and "#" comments); these are renumbered into our TAP
+# stream, and fewer than MIN results (a crashed checker) is a failure.
+check_json()
+{
+	local dump=$1 min=$2 name line results=0
+
+	name=$(basename "$dump")
+	if ! command -v python3 >/dev/null; then
+		cat >/dev/null
+		ok "json: $name checked # SKIP python3 not installed"
+		return
+	fi
+	STRIPE_SHIM_JSON=1 LD_PRELOAD=$tmp/shim.so \
+		"$TC" -s -j monitor file "$dump" >"$tmp/json" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ] || [ -s "$tmp/err" ]; then
+		cat >/dev/null
+		not_ok "json: tc -s -j on $name succeeds quietly" \
+			"rc=$rc $(head -3 "$tmp/err")"
+		return
+	fi
+	python3 - "$tmp/json" >"$tmp/pyout" 2>&1
+	while read -r line; do
+		case $line in
+		"ok - "*) ok "${line#ok - }"; results=$((results + 1)) ;;
+		"not ok - "*)
+			not_ok "${line#not ok - }"; results=$((results + 1)) ;;
+		"#"*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$tmp/pyout"
+	[ $results -ge "$min" ] ||
+		not_ok "json: all checks on $name ran" \
+			"only $results of $min results"
+}
+
+check_json "$tmp/dump" 9 <<'EOF'
 import json, sys
 
 try:
@@ -607,19 +764,43 @@ link0 = {"name": "eth2", "ifindex": 3, "weight": 10,
          "flags": ["up", "carrier", "active"],
          "tx_packets": 101, "tx_bytes": 102, "tx_busy": 103,
          "tx_drops": 104, "neigh_fail": 105, "rx_packets": 106,
-         "rx_bytes": 107}
+         "rx_bytes": 107, "tx_markers": 108, "rx_skew_us": 250}
+bounds = [16, 64, 256, 1024, 4096, 16384, 65536]
+hist = [{"ge_us": lo, "lt_us": hi, "packets": 100 + k}
+        for k, (lo, hi) in enumerate(zip([0] + bounds, bounds))]
+hist.append({"ge_us": 65536, "packets": 107})
+master = m.get("master", {})
+reseq = ("rx_in_order", "rx_resequenced", "rx_held", "rx_held_bytes",
+         "rx_hold_max_us", "rx_lost_link", "rx_lost_timeout",
+         "rx_lost_limit", "rx_late", "rx_malformed", "rx_no_state",
+         "rx_senders", "rx_hold_hist")
+links = m.get("links", [])
 checks = [
     ("master options", m.get("options") == {
         "reorder": "on", "quantum": 3000, "hold_max_us": 10000,
         "flow_limit": 100, "buffer_limit": 1000, "stripe_min": 0}),
     ("master role", m.get("role") == "master"),
-    ("master totals", m.get("master") == {
-        "name": "stripe0", "links": 2, "active": 1, "tx_packets": 1000,
+    ("master totals, sender id, markers", {
+        k: v for k, v in master.items() if k not in reseq} == {
+        "name": "stripe0", "links": 2, "active": 1,
+        "sender_id": 0x0a0b0c0d, "tx_packets": 1000,
         "tx_bytes": 5000000000, "tx_busy": 3, "tx_drops": 4,
-        "rx_packets": 900, "rx_bytes": 60000}),
-    ("links array", len(m.get("links", [])) == 2 and
-        m["links"][0] == link0 and m["links"][1]["name"] == "eth3" and
-        m["links"][1]["flags"] == ["up"]),
+        "rx_packets": 900, "rx_bytes": 60000, "tx_markers": 11,
+        "rx_markers": 12}),
+    ("master resequencer, with the senders", {
+        k: master.get(k) for k in reseq[:-1]} == {
+        "rx_in_order": 800, "rx_resequenced": 90, "rx_held": 2,
+        "rx_held_bytes": 3000, "rx_hold_max_us": 4000, "rx_lost_link": 1,
+        "rx_lost_timeout": 2, "rx_lost_limit": 3, "rx_late": 4,
+        "rx_malformed": 5, "rx_no_state": 6, "rx_senders": 2}),
+    ("hold-time histogram, every bucket",
+        master.get("rx_hold_hist") == hist),
+    ("links array, markers and skew", len(links) == 2 and
+        links[0] == link0 and links[1].get("name") == "eth3" and
+        links[1].get("flags") == ["up"] and
+        links[1].get("tx_markers") == 208),
+    ("skew not measured: no rx_skew_us key",
+        len(links) == 2 and "rx_skew_us" not in links[1]),
     ("link options", l.get("options") == {
         "master": "stripe0", "weight": 5, "limit": 1000}),
     ("link role", l.get("role") == "link" and
@@ -629,21 +810,56 @@ checks = [
 for desc, good in checks:
     print("%s - json: %s" % ("ok" if good else "not ok", desc))
     if not good:
-        print("#   got: %s" % json.dumps(m if "master" in desc or
-                                         "links" in desc else l))
+        print("#   got: %s" % json.dumps(l if desc.startswith("link ")
+                                         else m))
 EOF
-fi >"$tmp/pyout"
-# Renumber the python results into our TAP stream; a crash of the
-# checker must not pass for success
-results=0
-while read -r line; do
-	case $line in
-	"ok - "*) ok "${line#ok - }"; results=$((results + 1)) ;;
-	"not ok - "*) not_ok "${line#not ok - }"; results=$((results + 1)) ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$tmp/pyout"
-[ $results -ge 6 ] || not_ok "json: all checks ran" "only $results results"
+
+# The histogram cut short, and longer than the header knows
+"$tmp/gen" hist-cut >"$tmp/hist" && "$tmp/gen" hist-long >>"$tmp/hist" ||
+	bail "generator failed"
+"$TC" -s monitor file "$tmp/hist" >"$tmp/text" 2>"$tmp/err"
+rc=$?
+expect_line "no markers, no sender: nothing printed" '^  master stripe1$'
+expect_line "cut histogram: the buckets that were read, in their places" \
+	'^  hold-us <16:5 <256:7$'
+expect_line "skew too short to read: not printed" '^  link eth5$'
+expect_line "markers tx without rx" '^  master stripe2 markers tx 3$'
+expect_line "buckets past the last add to the unbounded one" \
+	'^  hold-us <16:1 <64:2 <256:3 <1024:4 <4096:5 <16384:6 <65536:7 >=65536:27$'
+if [ -s "$tmp/err" ]; then
+	not_ok "text: the cut histogram prints no warnings" "$(cat "$tmp/err")"
+else
+	ok "text: the cut histogram prints no warnings"
+fi
+
+check_json "$tmp/hist" 3 <<'EOF'
+import json, sys
+
+try:
+    cut, long_ = json.load(open(sys.argv[1]))
+except (ValueError, TypeError) as e:
+    print("not ok - json: output is an array of two qdiscs: %s" % e)
+    sys.exit(0)
+bounds = [16, 64, 256, 1024, 4096, 16384, 65536]
+hist = [{"ge_us": lo, "lt_us": hi, "packets": 1 + k}
+        for k, (lo, hi) in enumerate(zip([0] + bounds, bounds))]
+hist.append({"ge_us": 65536, "packets": 8 + 9 + 10})
+checks = [
+    ("cut histogram: the buckets that were read", cut.get("master") == {
+        "name": "stripe1", "rx_hold_hist": [
+            {"ge_us": 0, "lt_us": 16, "packets": 5},
+            {"ge_us": 64, "lt_us": 256, "packets": 7}]}),
+    ("skew too short to read: no rx_skew_us key",
+        cut.get("links") == [{"name": "eth5"}]),
+    ("long histogram folded into the last bucket, tx markers alone",
+        long_.get("master") == {"name": "stripe2", "tx_markers": 3,
+                                "rx_hold_hist": hist}),
+]
+for desc, good in checks:
+    print("%s - json: %s" % ("ok" if good else "not ok", desc))
+    if not good:
+        print("#   got: %s" % json.dumps([cut, long_]))
+EOF
 
 "$tmp/gen" bad >"$tmp/bad" || bail "generator failed"
 "$TC" -s monitor file "$tmp/bad" >"$tmp/text" 2>"$tmp/err"
@@ -659,7 +875,8 @@ else
 fi
 
 if command -v valgrind >/dev/null; then
-	valgrind -q --error-exitcode=99 "$TC" -s monitor file "$tmp/bad" \
+	cat "$tmp/bad" "$tmp/hist" >"$tmp/vgdump"
+	valgrind -q --error-exitcode=99 "$TC" -s monitor file "$tmp/vgdump" \
 		>/dev/null 2>"$tmp/vg"
 	rc=$?
 	if [ $rc -eq 0 ]; then

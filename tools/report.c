@@ -203,12 +203,55 @@ static void sp_flags_text(char *buf, size_t len, uint32_t fl)
 		 fl & STRIPE_LINK_F_ACTIVE ? ",active" : "");
 }
 
+/* Bucket k of the hold-time histogram: [lo, hi) us; false: no hi */
+static bool sp_hold_bucket(unsigned int k, uint32_t *lo, uint32_t *hi)
+{
+	*lo = k ? STRIPE_HOLD_HIST_BOUND_US(k - 1) : 0;
+	*hi = STRIPE_HOLD_HIST_BOUND_US(k);
+	return k + 1 < STRIPE_HOLD_HIST_BUCKETS;
+}
+
+/* What the receiver did: sender id, markers received, senders, holds */
+static void sp_stripe_rx_text(FILE *f, const struct sp_xstats *x)
+{
+	const struct sp_xmaster *m = &x->master;
+	const char *sep = "  ";
+	uint32_t lo, hi;
+	unsigned int k;
+
+	if (m->has_sender_id) {
+		fprintf(f, "%ssender 0x%08x", sep, m->sender_id);
+		sep = ", ";
+	}
+	if (x->has_markers) {
+		fprintf(f, "%smarkers received %" PRIu64, sep, m->rx_markers);
+		sep = ", ";
+	}
+	if (m->has_senders) {
+		fprintf(f, "%ssenders %u", sep, m->rx_senders);
+		sep = ", ";
+	}
+	if (sep[0] == ',')
+		fprintf(f, "\n");
+	if (!m->hold_hist_n)
+		return;
+	fprintf(f, "  hold-us");
+	for (k = 0; k < m->hold_hist_n; k++) {
+		if (sp_hold_bucket(k, &lo, &hi))
+			fprintf(f, " <%u:%" PRIu64, hi, m->hold_hist[k]);
+		else
+			fprintf(f, " >=%u:%" PRIu64, lo, m->hold_hist[k]);
+	}
+	fprintf(f, "\n");
+}
+
 static void sp_stripe_text(FILE *f, const struct sp_side *s)
 {
 	const struct sp_xstats *x = &s->stripe;
 	const struct sp_xlink *l;
 	uint64_t tx = 0, rx = 0;
 	char b[32], b2[32], fl[40];
+	bool skew = false;
 	unsigned int i;
 
 	if (!s->stripe_asked)
@@ -226,21 +269,32 @@ static void sp_stripe_text(FILE *f, const struct sp_side *s)
 	for (i = 0; i < x->nlinks; i++) {
 		tx += x->link[i].tx_bytes;
 		rx += x->link[i].rx_bytes;
+		skew |= x->link[i].has_skew;
 	}
-	/* receive columns only where something was received */
+	/* receive columns only where something was received; markers and
+	 * skew only from a kernel that reports them
+	 */
 	fprintf(f, "  %-15s %13s %6s %10s", "", "tx", "share", "tx pkts");
 	if (rx || x->master.rx_bytes)
 		fprintf(f, " %13s %6s", "rx", "share");
-	fprintf(f, " %6s %-17s %6s %6s %6s\n", "weight", "state", "busy",
+	fprintf(f, " %6s %-17s %6s %6s %6s", "weight", "state", "busy",
 		"drops", "neigh");
+	if (x->has_markers)
+		fprintf(f, " %7s", "markers");
+	if (skew)
+		fprintf(f, " %9s", "skew");
+	fprintf(f, "\n");
 	fprintf(f, "  %-15s %13s %6s %10" PRIu64, "master",
 		sp_fmt_bytes(x->master.tx_bytes, b, sizeof(b)), "",
 		x->master.tx_packets);
 	if (rx || x->master.rx_bytes)
 		fprintf(f, " %13s %6s",
 			sp_fmt_bytes(x->master.rx_bytes, b2, sizeof(b2)), "");
-	fprintf(f, " %6s %-17s %6" PRIu64 " %6" PRIu64 "\n", "", "",
+	fprintf(f, " %6s %-17s %6" PRIu64 " %6" PRIu64, "", "",
 		x->master.tx_busy, x->master.tx_drops);
+	if (x->has_markers)
+		fprintf(f, " %6s %7" PRIu64, "", x->master.tx_markers);
+	fprintf(f, "\n");
 	for (i = 0; i < x->nlinks; i++) {
 		l = &x->link[i];
 		sp_flags_text(fl, sizeof(fl), l->flags);
@@ -252,12 +306,20 @@ static void sp_stripe_text(FILE *f, const struct sp_side *s)
 			fprintf(f, " %13s %5.1f%%",
 				sp_fmt_bytes(l->rx_bytes, b2, sizeof(b2)),
 				100 * sp_ratio(l->rx_bytes, rx));
-		fprintf(f, " %6u %-17s %6" PRIu64 " %6" PRIu64 " %6" PRIu64
-			"\n", l->weight, fl, l->tx_busy, l->tx_drops,
+		fprintf(f, " %6u %-17s %6" PRIu64 " %6" PRIu64 " %6" PRIu64,
+			l->weight, fl, l->tx_busy, l->tx_drops,
 			l->neigh_fail);
+		if (x->has_markers)
+			fprintf(f, " %7" PRIu64, l->tx_markers);
+		if (l->has_skew)
+			fprintf(f, " %7uus", l->rx_skew_us);
+		else if (skew)
+			fprintf(f, " %9s", "-");
+		fprintf(f, "\n");
 	}
 	if (x->truncated)
 		fprintf(f, "  (%u more links not shown)\n", x->truncated);
+	sp_stripe_rx_text(f, x);
 }
 
 void sp_report_human(FILE *f, const struct sp_test_info *t,
@@ -444,6 +506,26 @@ static void sp_json_intervals(struct sp_json *j, const struct sp_side *s)
 	sp_json_arr_end(j);
 }
 
+/* As tc -s -j: [ { "ge_us": 0, "lt_us": 16, "packets": N }, ... ] */
+static void sp_json_hold_hist(struct sp_json *j, const struct sp_xmaster *m)
+{
+	uint32_t lo, hi;
+	unsigned int k;
+	bool bounded;
+
+	sp_json_arr_begin(j, "rx_hold_hist");
+	for (k = 0; k < m->hold_hist_n; k++) {
+		bounded = sp_hold_bucket(k, &lo, &hi);
+		sp_json_obj_begin(j, NULL);
+		sp_json_u64(j, "ge_us", lo);
+		if (bounded)
+			sp_json_u64(j, "lt_us", hi);
+		sp_json_u64(j, "packets", m->hold_hist[k]);
+		sp_json_obj_end(j);
+	}
+	sp_json_arr_end(j);
+}
+
 static void sp_json_stripe(struct sp_json *j, const char *key,
 			   const struct sp_side *s)
 {
@@ -474,6 +556,16 @@ static void sp_json_stripe(struct sp_json *j, const char *key,
 	sp_json_u64(j, "tx_drops", x->master.tx_drops);
 	sp_json_u64(j, "rx_packets", x->master.rx_packets);
 	sp_json_u64(j, "rx_bytes", x->master.rx_bytes);
+	if (x->master.has_sender_id)
+		sp_json_u64(j, "sender_id", x->master.sender_id);
+	if (x->has_markers) {
+		sp_json_u64(j, "tx_markers", x->master.tx_markers);
+		sp_json_u64(j, "rx_markers", x->master.rx_markers);
+	}
+	if (x->master.has_senders)
+		sp_json_u64(j, "rx_senders", x->master.rx_senders);
+	if (x->master.hold_hist_n)
+		sp_json_hold_hist(j, &x->master);
 	sp_json_obj_end(j);
 	for (i = 0; i < x->nlinks; i++) {
 		tx += x->link[i].tx_bytes;
@@ -496,6 +588,10 @@ static void sp_json_stripe(struct sp_json *j, const char *key,
 		sp_json_u64(j, "rx_packets", l->rx_packets);
 		sp_json_u64(j, "rx_bytes", l->rx_bytes);
 		sp_json_dbl(j, "rx_share", sp_ratio(l->rx_bytes, rx));
+		if (x->has_markers)
+			sp_json_u64(j, "tx_markers", l->tx_markers);
+		if (l->has_skew)
+			sp_json_u64(j, "rx_skew_us", l->rx_skew_us);
 		sp_json_obj_end(j);
 	}
 	sp_json_arr_end(j);

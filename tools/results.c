@@ -58,21 +58,24 @@ static const struct sp_field sp_ival_fields[] = {
 #undef D
 #define U(f)	{ #f, offsetof(struct sp_xlink, f), SP_U64, 1 }
 
-/* link counters are u64 except these u32, handled by type below */
+/* the u64 link counters; the u32 ones and the levels are sent by name */
 static const struct sp_field sp_xlink_fields[] = {
 	U(tx_packets), U(tx_bytes), U(tx_busy), U(tx_drops), U(neigh_fail),
-	U(rx_packets), U(rx_bytes),
+	U(rx_packets), U(rx_bytes), U(tx_markers),
 };
 
 #undef U
-#define U(f)	{ #f, offsetof(struct sp_xmaster, f), SP_U64, 1 }
+#define U(f)		{ #f, offsetof(struct sp_xmaster, f), SP_U64, 1 }
+#define A(f, cnt)	{ #f, offsetof(struct sp_xmaster, f), SP_ARR, cnt }
 
 static const struct sp_field sp_xmaster_fields[] = {
 	U(tx_packets), U(tx_bytes), U(tx_busy), U(tx_drops), U(rx_packets),
-	U(rx_bytes),
+	U(rx_bytes), U(tx_markers), U(rx_markers),
+	A(hold_hist, STRIPE_HOLD_HIST_BUCKETS),
 };
 
 #undef U
+#undef A
 #define NFIELDS(t)	(sizeof(t) / sizeof(t[0]))
 
 void sp_side_init(struct sp_side *s, bool server, bool sender, bool udp,
@@ -279,6 +282,15 @@ void sp_side_put(const struct sp_side *s, struct sp_buf *b)
 		  x->master.name : "-");
 	sp_msg_kv(b, "x.m.links", "%u", x->master.links);
 	sp_msg_kv(b, "x.m.active", "%u", x->master.active);
+	/* what the kernel did not send is not sent either */
+	if (x->has_markers)
+		sp_msg_kv(b, "x.markers", "1");
+	if (x->master.has_sender_id)
+		sp_msg_kv(b, "x.m.sender_id", "%u", x->master.sender_id);
+	if (x->master.has_senders)
+		sp_msg_kv(b, "x.m.rx_senders", "%u", x->master.rx_senders);
+	if (x->master.hold_hist_n)
+		sp_msg_kv(b, "x.m.hold_hist_n", "%u", x->master.hold_hist_n);
 	sp_put_fields(b, "x.m.", &x->master, sp_xmaster_fields,
 		      NFIELDS(sp_xmaster_fields));
 	sp_msg_kv(b, "x.links", "%u", x->nlinks);
@@ -291,6 +303,9 @@ void sp_side_put(const struct sp_side *s, struct sp_buf *b)
 		sp_buf_printf(b, "%sifindex %u\n", prefix, l->ifindex);
 		sp_buf_printf(b, "%sweight %u\n", prefix, l->weight);
 		sp_buf_printf(b, "%sflags %u\n", prefix, l->flags);
+		if (l->has_skew)
+			sp_buf_printf(b, "%srx_skew_us %u\n", prefix,
+				      l->rx_skew_us);
 		sp_put_fields(b, prefix, l, sp_xlink_fields,
 			      NFIELDS(sp_xlink_fields));
 	}
@@ -321,19 +336,33 @@ static void sp_get_stripe(struct sp_side *s, const char *key,
 	} else if (!strcmp(key, "role")) {
 		x->role = (uint8_t)atoi(val);
 		x->has_role = true;
+	} else if (!strcmp(key, "markers")) {
+		x->has_markers = atoi(val) != 0;
 	} else if (!strncmp(key, "m.", 2)) {
 		key += 2;
 		x->has_master = true;
-		if (!strcmp(key, "name"))
+		if (!strcmp(key, "name")) {
 			sp_copy_name(x->master.name, val,
 				     sizeof(x->master.name));
-		else if (!strcmp(key, "links"))
+		} else if (!strcmp(key, "links")) {
 			x->master.links = (uint32_t)strtoul(val, NULL, 10);
-		else if (!strcmp(key, "active"))
+		} else if (!strcmp(key, "active")) {
 			x->master.active = (uint32_t)strtoul(val, NULL, 10);
-		else
+		} else if (!strcmp(key, "sender_id")) {
+			x->master.sender_id = (uint32_t)strtoul(val, NULL, 10);
+			x->master.has_sender_id = true;
+		} else if (!strcmp(key, "rx_senders")) {
+			x->master.rx_senders = (uint32_t)strtoul(val, NULL, 10);
+			x->master.has_senders = true;
+		} else if (!strcmp(key, "hold_hist_n")) {
+			i = strtoul(val, NULL, 10);
+			x->master.hold_hist_n = i < STRIPE_HOLD_HIST_BUCKETS ?
+						(unsigned int)i :
+						STRIPE_HOLD_HIST_BUCKETS;
+		} else {
 			sp_get_field(&x->master, sp_xmaster_fields,
 				     NFIELDS(sp_xmaster_fields), key, val);
+		}
 	} else if (key[0] == 'l' && key[1] >= '0' && key[1] <= '9') {
 		i = strtoul(key + 1, &end, 10);
 		if (*end != '.' || i >= SP_XSTATS_MAX_LINKS)
@@ -342,17 +371,21 @@ static void sp_get_stripe(struct sp_side *s, const char *key,
 			x->nlinks = (unsigned int)i + 1;
 		l = &x->link[i];
 		key = end + 1;
-		if (!strcmp(key, "name"))
+		if (!strcmp(key, "name")) {
 			sp_copy_name(l->name, val, sizeof(l->name));
-		else if (!strcmp(key, "ifindex"))
+		} else if (!strcmp(key, "ifindex")) {
 			l->ifindex = (uint32_t)strtoul(val, NULL, 10);
-		else if (!strcmp(key, "weight"))
+		} else if (!strcmp(key, "weight")) {
 			l->weight = (uint32_t)strtoul(val, NULL, 10);
-		else if (!strcmp(key, "flags"))
+		} else if (!strcmp(key, "flags")) {
 			l->flags = (uint32_t)strtoul(val, NULL, 10);
-		else
+		} else if (!strcmp(key, "rx_skew_us")) {
+			l->rx_skew_us = (uint32_t)strtoul(val, NULL, 10);
+			l->has_skew = true;
+		} else {
 			sp_get_field(l, sp_xlink_fields,
 				     NFIELDS(sp_xlink_fields), key, val);
+		}
 	}
 }
 

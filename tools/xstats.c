@@ -82,6 +82,27 @@ struct sp_walk {
 	struct sp_xlink *l;
 };
 
+/* The k-th TCA_STRIPE_HIST_BUCKET is bucket k, even when it cannot be
+ * read; buckets past the last one known are added to it (no bound).
+ */
+static int sp_hist_cb(const struct nlattr *a, void *data)
+{
+	struct sp_walk *w = data;
+	struct sp_xmaster *m = &w->x->master;
+	const unsigned int last = STRIPE_HOLD_HIST_BUCKETS - 1;
+	unsigned int k = m->hold_hist_n;
+	uint64_t v;
+
+	if (mnl_attr_get_type(a) != TCA_STRIPE_HIST_BUCKET)
+		return 0;
+	if (k > last)
+		k = last;
+	if (!sp_get_u64(a, &v, &w->x->skipped))
+		m->hold_hist[k] += v;
+	m->hold_hist_n = k + 1;
+	return 0;
+}
+
 static int sp_master_cb(const struct nlattr *a, void *data)
 {
 	struct sp_walk *w = data;
@@ -116,6 +137,25 @@ static int sp_master_cb(const struct nlattr *a, void *data)
 	case TCA_STRIPE_MSTAT_RX_BYTES:
 		sp_get_u64(a, &m->rx_bytes, bad);
 		break;
+	case TCA_STRIPE_MSTAT_SENDER_ID:
+		m->has_sender_id = !sp_get_u32(a, &m->sender_id, bad);
+		break;
+	case TCA_STRIPE_MSTAT_TX_MARKERS:
+		w->x->has_markers = true;
+		sp_get_u64(a, &m->tx_markers, bad);
+		break;
+	case TCA_STRIPE_MSTAT_RX_MARKERS:
+		w->x->has_markers = true;
+		sp_get_u64(a, &m->rx_markers, bad);
+		break;
+	case TCA_STRIPE_MSTAT_RX_SENDERS:
+		m->has_senders = !sp_get_u32(a, &m->rx_senders, bad);
+		break;
+	case TCA_STRIPE_MSTAT_RX_HOLD_HIST:
+		memset(m->hold_hist, 0, sizeof(m->hold_hist));
+		m->hold_hist_n = 0;
+		return sp_attr_walk(mnl_attr_get_payload(a),
+				    mnl_attr_get_payload_len(a), sp_hist_cb, w);
 	default:	/* PAD and anything newer than us */
 		break;
 	}
@@ -161,6 +201,13 @@ static int sp_link_cb(const struct nlattr *a, void *data)
 		break;
 	case TCA_STRIPE_LSTAT_RX_BYTES:
 		sp_get_u64(a, &l->rx_bytes, bad);
+		break;
+	case TCA_STRIPE_LSTAT_TX_MARKERS:
+		w->x->has_markers = true;
+		sp_get_u64(a, &l->tx_markers, bad);
+		break;
+	case TCA_STRIPE_LSTAT_RX_SKEW_US:
+		l->has_skew = !sp_get_u32(a, &l->rx_skew_us, bad);
 		break;
 	default:
 		break;
@@ -345,6 +392,13 @@ void sp_xstats_delta(const struct sp_xstats *before,
 				      before->master.rx_packets);
 	d->master.rx_bytes = sp_sub(after->master.rx_bytes,
 				    before->master.rx_bytes);
+	d->master.tx_markers = sp_sub(after->master.tx_markers,
+				      before->master.tx_markers);
+	d->master.rx_markers = sp_sub(after->master.rx_markers,
+				      before->master.rx_markers);
+	for (i = 0; i < d->master.hold_hist_n; i++)
+		d->master.hold_hist[i] = sp_sub(after->master.hold_hist[i],
+						before->master.hold_hist[i]);
 	for (i = 0; i < d->nlinks; i++) {
 		l = &d->link[i];
 		b = sp_find_link(before, l);
@@ -357,5 +411,6 @@ void sp_xstats_delta(const struct sp_xstats *before,
 		l->neigh_fail = sp_sub(l->neigh_fail, b->neigh_fail);
 		l->rx_packets = sp_sub(l->rx_packets, b->rx_packets);
 		l->rx_bytes = sp_sub(l->rx_bytes, b->rx_bytes);
+		l->tx_markers = sp_sub(l->tx_markers, b->tx_markers);
 	}
 }

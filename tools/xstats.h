@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/stripe.h>
+
 struct nlmsghdr;
 
 #define SP_XSTATS_MAX_LINKS	32
@@ -27,6 +29,9 @@ struct sp_xlink {
 	uint64_t neigh_fail;
 	uint64_t rx_packets;
 	uint64_t rx_bytes;
+	uint64_t tx_markers;
+	bool has_skew;		/* the receiver has measured it */
+	uint32_t rx_skew_us;	/* a level, not a counter */
 };
 
 struct sp_xmaster {
@@ -39,11 +44,25 @@ struct sp_xmaster {
 	uint64_t tx_drops;
 	uint64_t rx_packets;
 	uint64_t rx_bytes;
+	uint64_t tx_markers;
+	uint64_t rx_markers;
+	bool has_sender_id;
+	uint32_t sender_id;
+	bool has_senders;
+	uint32_t rx_senders;	/* a level, not a counter */
+	/* Receive hold times: hold_hist[k] counts holds shorter than
+	 * STRIPE_HOLD_HIST_BOUND_US(k), the last bucket has no bound.
+	 * hold_hist_n buckets were sent (at most STRIPE_HOLD_HIST_BUCKETS:
+	 * the buckets of a newer kernel past the last are added to it).
+	 */
+	unsigned int hold_hist_n;
+	uint64_t hold_hist[STRIPE_HOLD_HIST_BUCKETS];
 };
 
 struct sp_xstats {
 	bool has_role;
 	bool has_master;
+	bool has_markers;	/* the kernel sends marker counters */
 	uint8_t role;		/* enum stripe_role */
 	struct sp_xmaster master;
 	unsigned int nlinks;
@@ -63,7 +82,9 @@ int sp_xstats_parse(const void *buf, size_t len, struct sp_xstats *x);
 int sp_xstats_from_qdisc(const struct nlmsghdr *nlh, int ifindex,
 			 struct sp_xstats *x);
 
-/* d = after - before, links matched by ifindex (name if none). */
+/* d = after - before, links matched by ifindex (name if none).  Levels
+ * (skew, senders, sender id) are after's.
+ */
 void sp_xstats_delta(const struct sp_xstats *before,
 		     const struct sp_xstats *after, struct sp_xstats *d);
 

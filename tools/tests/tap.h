@@ -36,5 +36,6 @@ void test_json(void);
 void test_owd(void);
 void test_ctrl(void);
 void test_udp(void);
+void test_report(void);
 
 #endif /* SP_TAP_H */

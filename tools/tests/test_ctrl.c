@@ -104,6 +104,18 @@ static void test_side_roundtrip(void)
 	snprintf(s.stripe.link[1].name, 16, "veth1");
 	s.stripe.link[1].tx_bytes = 400;
 	s.stripe.link[1].ifindex = 9;
+	s.stripe.has_markers = true;
+	s.stripe.master.has_sender_id = true;
+	s.stripe.master.sender_id = 0xfedcba98;
+	s.stripe.master.has_senders = true;
+	s.stripe.master.rx_markers = 33;
+	s.stripe.master.hold_hist_n = STRIPE_HOLD_HIST_BUCKETS;
+	s.stripe.master.hold_hist[1] = 5;
+	s.stripe.master.hold_hist[STRIPE_HOLD_HIST_BUCKETS - 1] = 6;
+	s.stripe.link[0].has_skew = true;	/* 0 us: the fastest */
+	s.stripe.link[1].has_skew = true;
+	s.stripe.link[1].rx_skew_us = 420;
+	s.stripe.link[1].tx_markers = 8;
 
 	sp_buf_init(&buf);
 	sp_msg_begin(&buf, "RESULTS");
@@ -126,6 +138,17 @@ static void test_side_roundtrip(void)
 	   !strcmp(r.stripe.link[1].name, "veth1") &&
 	   r.stripe.link[1].tx_bytes == 400 && r.stripe.link[1].ifindex == 9,
 	   "stripe counters survive");
+	ok(r.stripe.has_markers && r.stripe.master.has_sender_id &&
+	   r.stripe.master.sender_id == 0xfedcba98 &&
+	   r.stripe.master.has_senders && r.stripe.master.rx_senders == 0 &&
+	   r.stripe.master.rx_markers == 33 &&
+	   r.stripe.master.hold_hist_n == STRIPE_HOLD_HIST_BUCKETS &&
+	   r.stripe.master.hold_hist[1] == 5 &&
+	   r.stripe.master.hold_hist[STRIPE_HOLD_HIST_BUCKETS - 1] == 6 &&
+	   r.stripe.link[0].has_skew && r.stripe.link[0].rx_skew_us == 0 &&
+	   r.stripe.link[1].has_skew && r.stripe.link[1].rx_skew_us == 420 &&
+	   r.stripe.link[1].tx_markers == 8,
+	   "markers, sender, senders, histogram and skew survive, 0 included");
 	sp_msg_free(&m);
 	sp_side_free(&s);
 	sp_side_free(&r);

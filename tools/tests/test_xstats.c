@@ -96,6 +96,151 @@ static struct nlmsghdr *build(const char *kind, int ifindex,
 	return nlh;
 }
 
+static struct nlattr *hist_nest;	/* the last put_hist() */
+
+/* Hold-time histogram: n buckets first, first + 1, ...; bad_at (if < n)
+ * is sent 2 bytes long; a HIST_PAD before every bucket.
+ */
+static void put_hist(struct nlmsghdr *nlh, int n, uint64_t first, int bad_at)
+{
+	struct nlattr *h = mnl_attr_nest_start(nlh,
+					       TCA_STRIPE_MSTAT_RX_HOLD_HIST);
+	int k;
+
+	hist_nest = h;
+
+	for (k = 0; k < n; k++) {
+		mnl_attr_put(nlh, TCA_STRIPE_HIST_PAD, 0, NULL);
+		if (k == bad_at)
+			mnl_attr_put_u16(nlh, TCA_STRIPE_HIST_BUCKET, 1);
+		else
+			mnl_attr_put_u64(nlh, TCA_STRIPE_HIST_BUCKET,
+					 first + k);
+	}
+	mnl_attr_nest_end(nlh, h);
+}
+
+/* TCA_STATS_APP payload with the statistics of uapi commit 48d50b3:
+ * eth1 has a skew of skew_us, eth2 none (not measured, or 2 bytes long
+ * if bad_skew); markers base, base + 1, ...
+ */
+static struct nlattr *build_new(int nbuckets, int bad_at, uint64_t base,
+				uint32_t skew_us, int bad_skew)
+{
+	struct nlattr *app, *m, *ls, *l;
+	struct nlmsghdr *nlh;
+
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	app = mnl_attr_nest_start(nlh, TCA_STATS_APP);
+	m = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_MASTER);
+	mnl_attr_put_strz(nlh, TCA_STRIPE_MSTAT_NAME, "stripe0");
+	mnl_attr_put_u32(nlh, TCA_STRIPE_MSTAT_SENDER_ID, 0xdeadbeef);
+	mnl_attr_put_u64(nlh, TCA_STRIPE_MSTAT_TX_MARKERS, base);
+	mnl_attr_put_u64(nlh, TCA_STRIPE_MSTAT_RX_MARKERS, base + 1);
+	mnl_attr_put_u32(nlh, TCA_STRIPE_MSTAT_RX_SENDERS, 2);
+	if (nbuckets)
+		put_hist(nlh, nbuckets, base + 100, bad_at);
+	mnl_attr_nest_end(nlh, m);
+	ls = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINKS);
+	l = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINK);
+	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_IFINDEX, 3);
+	mnl_attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_MARKERS, base + 2);
+	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_RX_SKEW_US, skew_us);
+	mnl_attr_nest_end(nlh, l);
+	l = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINK);
+	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_IFINDEX, 4);
+	mnl_attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_MARKERS, base + 3);
+	if (bad_skew)
+		mnl_attr_put_u16(nlh, TCA_STRIPE_LSTAT_RX_SKEW_US, 9);
+	mnl_attr_nest_end(nlh, l);
+	mnl_attr_nest_end(nlh, ls);
+	mnl_attr_nest_end(nlh, app);
+	return app;
+}
+
+static int parse_app(const struct nlattr *app, struct sp_xstats *x)
+{
+	return sp_xstats_parse(mnl_attr_get_payload(app),
+			       mnl_attr_get_payload_len(app), x);
+}
+
+/* Markers, sender id, senders, hold-time histogram, per-link skew */
+static void test_xstats_new(const struct sp_xstats *old)
+{
+	static struct sp_xstats x, y, d;
+	const struct sp_xmaster *m = &x.master;
+	struct nlattr *app;
+	bool good;
+	int k, ret;
+
+	ok(!old->has_markers && !old->master.has_sender_id &&
+	   !old->master.has_senders && old->master.hold_hist_n == 0 &&
+	   !old->link[0].has_skew && !old->link[1].has_skew,
+	   "an older kernel's statistics: no markers, sender, histogram, skew");
+
+	ret = parse_app(build_new(STRIPE_HOLD_HIST_BUCKETS, -1, 10, 250, 0),
+			&x);
+	ok(ret == 0 && x.skipped == 0 && x.has_markers &&
+	   m->has_sender_id && m->sender_id == 0xdeadbeef &&
+	   m->tx_markers == 10 && m->rx_markers == 11 &&
+	   m->has_senders && m->rx_senders == 2,
+	   "sender id, markers and senders parsed");
+	good = m->hold_hist_n == STRIPE_HOLD_HIST_BUCKETS;
+	for (k = 0; k < STRIPE_HOLD_HIST_BUCKETS; k++)
+		good &= m->hold_hist[k] == (uint64_t)(110 + k);
+	ok(good, "hold histogram: every bucket in order, PADs skipped");
+	ok(x.nlinks == 2 && x.link[0].tx_markers == 12 &&
+	   x.link[0].has_skew && x.link[0].rx_skew_us == 250 &&
+	   x.link[1].tx_markers == 13 && !x.link[1].has_skew,
+	   "per-link markers; skew where measured, absent where not");
+
+	ret = parse_app(build_new(STRIPE_HOLD_HIST_BUCKETS + 2, -1, 0, 0, 0),
+			&y);
+	ok(ret == 0 && y.master.hold_hist_n == STRIPE_HOLD_HIST_BUCKETS &&
+	   y.master.hold_hist[STRIPE_HOLD_HIST_BUCKETS - 2] == 106 &&
+	   y.master.hold_hist[STRIPE_HOLD_HIST_BUCKETS - 1] ==
+	   107 + 108 + 109,
+	   "buckets past the last are added to the unbounded one");
+	ok(y.link[0].has_skew && y.link[0].rx_skew_us == 0,
+	   "a skew of 0 (the fastest link) is a measurement");
+
+	ret = parse_app(build_new(3, 1, 0, 5, 1), &y);
+	ok(ret == 0 && y.master.hold_hist_n == 3 &&
+	   y.master.hold_hist[0] == 100 && y.master.hold_hist[1] == 0 &&
+	   y.master.hold_hist[2] == 102 && y.master.hold_hist[3] == 0 &&
+	   y.skipped == 2,
+	   "short histogram; a bucket of a wrong size keeps its place");
+	ok(!y.link[1].has_skew, "a skew of a wrong size is not measured");
+
+	/* the nest ends 6 bytes into its last bucket: an error, what came
+	 * before is kept
+	 */
+	app = build_new(2, -1, 0, 0, 0);
+	hist_nest->nla_len -= 6;
+	ret = parse_app(app, &y);
+	ok(ret == -EINVAL && y.master.hold_hist_n == 1 &&
+	   y.master.hold_hist[0] == 100 && y.master.has_senders,
+	   "histogram cut inside a bucket: -EINVAL, earlier buckets kept");
+
+	/* delta: counters subtract, levels are the last reading */
+	parse_app(build_new(STRIPE_HOLD_HIST_BUCKETS, -1, 10, 250, 0), &x);
+	parse_app(build_new(STRIPE_HOLD_HIST_BUCKETS, -1, 1000, 40, 0), &y);
+	y.master.rx_senders = 3;
+	sp_xstats_delta(&x, &y, &d);
+	good = d.master.hold_hist_n == STRIPE_HOLD_HIST_BUCKETS;
+	for (k = 0; k < STRIPE_HOLD_HIST_BUCKETS; k++)
+		good &= d.master.hold_hist[k] == 990;
+	ok(good, "delta of the hold histogram, bucket by bucket");
+	ok(d.master.tx_markers == 990 && d.master.rx_markers == 990 &&
+	   d.link[0].tx_markers == 990 && d.link[1].tx_markers == 990,
+	   "delta of the marker counters");
+	ok(d.link[0].has_skew && d.link[0].rx_skew_us == 40 &&
+	   !d.link[1].has_skew && d.master.rx_senders == 3 &&
+	   d.master.sender_id == 0xdeadbeef,
+	   "delta keeps the last skew, senders and sender id");
+}
+
 static const struct link_def two[] = {
 	{ 3, "eth1", 3000000 },
 	{ 4, "eth2", 1500000 },
@@ -195,4 +340,6 @@ void test_xstats(void)
 		sp_xstats_parse(buf, (size_t)n, &y);
 	}
 	ok(1, "20000 random buffers parse without a crash");
+
+	test_xstats_new(&x);
 }

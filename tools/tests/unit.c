@@ -15,6 +15,7 @@ int main(void)
 	test_xstats();
 	test_ctrl();
 	test_udp();
+	test_report();
 	printf("1..%d\n", tap_n);
 	printf("unit: %d passed, %d failed\n", tap_n - tap_failed, tap_failed);
 	return tap_failed ? 1 : 0;

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The stripe counters in the human and JSON reports: the fields of uapi
+ * commit 48d50b3 (markers, sender id, senders, hold-time histogram,
+ * per-link skew) where the kernel sent them, and nothing of them where it
+ * did not.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../report.h"
+#include "tap.h"
+
+/* A client side with a master of two links; new: the new fields too */
+static void stripe_side(struct sp_side *s, bool new)
+{
+	struct sp_xstats *x = &s->stripe;
+	unsigned int k;
+
+	sp_side_init(s, false, true, false, 1);
+	s->seconds = 1;
+	s->stripe_asked = true;
+	s->stripe_ok = true;
+	snprintf(s->stripe_dev, sizeof(s->stripe_dev), "stripe0");
+	x->has_role = true;
+	x->has_master = true;
+	snprintf(x->master.name, sizeof(x->master.name), "stripe0");
+	x->master.links = 2;
+	x->master.active = 2;
+	x->master.tx_bytes = 3000;
+	x->nlinks = 2;
+	snprintf(x->link[0].name, sizeof(x->link[0].name), "eth2");
+	snprintf(x->link[1].name, sizeof(x->link[1].name), "eth3");
+	x->link[0].tx_bytes = 2000;
+	x->link[1].tx_bytes = 1000;
+	if (!new)
+		return;
+	x->has_markers = true;
+	x->master.has_sender_id = true;
+	x->master.sender_id = 0x0a0b0c0d;
+	x->master.has_senders = true;
+	x->master.rx_senders = 2;
+	x->master.tx_markers = 11;
+	x->master.rx_markers = 9;
+	x->master.hold_hist_n = STRIPE_HOLD_HIST_BUCKETS;
+	for (k = 0; k < STRIPE_HOLD_HIST_BUCKETS; k++)
+		x->master.hold_hist[k] = 20 + k;
+	x->link[0].tx_markers = 5;
+	x->link[1].tx_markers = 6;
+	x->link[1].has_skew = true;
+	x->link[1].rx_skew_us = 420;
+}
+
+typedef void (*report_fn)(FILE *f, const struct sp_test_info *t,
+			  const struct sp_side *local,
+			  const struct sp_side *remote, const char *error);
+
+/* The report of one side, in a malloc'd string */
+static char *report(report_fn fn, const struct sp_side *s)
+{
+	struct sp_test_info t = { .streams = 1, .duration = 1 };
+	size_t len;
+	char *out;
+	FILE *f;
+
+	f = open_memstream(&out, &len);
+	if (!f)
+		return strdup("");
+	fn(f, &t, s, NULL, NULL);
+	fclose(f);
+	return out;
+}
+
+/* The text of the line of out that starts with prefix (after blanks) */
+static const char *line_of(const char *out, const char *prefix,
+			   char *buf, size_t size)
+{
+	const char *p = out, *end;
+
+	while (*p) {
+		end = strchrnul(p, '\n');
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, prefix, strlen(prefix))) {
+			snprintf(buf, size, "%.*s", (int)(end - p), p);
+			return buf;
+		}
+		p = *end ? end + 1 : end;
+	}
+	buf[0] = '\0';
+	return buf;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static void test_report_text(void)
+{
+	struct sp_side s;
+	char l[512];
+	char *out;
+
+	stripe_side(&s, true);
+	out = report(sp_report_human, &s);
+	line_of(out, "tx  share", l, sizeof(l));
+	ok(ends_with(l, " markers      skew"),
+	   "text: markers and skew columns");
+	line_of(out, "master", l, sizeof(l));
+	ok(ends_with(l, " 11"), "text: master markers sent [%s]", l);
+	line_of(out, "eth2", l, sizeof(l));
+	ok(ends_with(l, "  5         -"), "text: eth2 markers, no skew [%s]", l);
+	line_of(out, "eth3", l, sizeof(l));
+	ok(ends_with(l, "  6     420us"), "text: eth3 markers and skew [%s]", l);
+	ok(!strcmp(line_of(out, "sender", l, sizeof(l)),
+		   "sender 0x0a0b0c0d, markers received 9, senders 2"),
+	   "text: sender id, markers received, senders [%s]", l);
+	ok(!strcmp(line_of(out, "hold-us", l, sizeof(l)),
+		   "hold-us <16:20 <64:21 <256:22 <1024:23 <4096:24 <16384:25 <65536:26 >=65536:27"),
+	   "text: hold-time histogram [%s]", l);
+	free(out);
+
+	s.stripe.master.hold_hist_n = 2;
+	s.stripe.link[1].has_skew = false;
+	out = report(sp_report_human, &s);
+	ok(!strcmp(line_of(out, "hold-us", l, sizeof(l)),
+		   "hold-us <16:20 <64:21") && !strstr(out, "skew"),
+	   "text: short histogram, no skew column without a skew");
+	free(out);
+	sp_side_free(&s);
+
+	stripe_side(&s, false);
+	out = report(sp_report_human, &s);
+	ok(!strstr(out, "markers") && !strstr(out, "skew") &&
+	   !strstr(out, "hold-us") && !strstr(out, "sender 0x"),
+	   "text: an older kernel's counters show none of the new fields");
+	line_of(out, "master", l, sizeof(l));
+	ok(!ends_with(l, " "), "text: no trailing blanks [%s]", l);
+	free(out);
+	sp_side_free(&s);
+}
+
+static void test_report_json(void)
+{
+	const char *last, *eth3, *skew;
+	struct sp_side s;
+	char *out;
+
+	stripe_side(&s, true);
+	out = report(sp_report_json, &s);
+	ok(strstr(out, "\"sender_id\": 168496141,") &&
+	   strstr(out, "\"tx_markers\": 11,") &&
+	   strstr(out, "\"rx_markers\": 9,") &&
+	   strstr(out, "\"rx_senders\": 2,"),
+	   "json: sender_id, tx_markers, rx_markers, rx_senders");
+	ok(strstr(out, "\"rx_hold_hist\": [\n") &&
+	   strstr(out, "\"ge_us\": 0,\n") &&
+	   strstr(out, "\"lt_us\": 16,\n") &&
+	   strstr(out, "\"ge_us\": 16384,\n") &&
+	   strstr(out, "\"lt_us\": 65536,\n") &&
+	   strstr(out, "\"packets\": 26\n"),
+	   "json: rx_hold_hist buckets with ge_us, lt_us, packets");
+	last = strstr(out, "\"ge_us\": 65536,\n");
+	ok(last && strstr(last, "\"packets\": 27\n") &&
+	   strstr(last, "\"packets\": 27\n") < strstr(last, "}") &&
+	   !strstr(last, "lt_us"),
+	   "json: the last bucket has no lt_us");
+	eth3 = strstr(out, "\"name\": \"eth3\"");
+	skew = strstr(out, "\"rx_skew_us\": 420\n");
+	ok(strstr(out, "\"tx_markers\": 5") &&
+	   strstr(out, "\"tx_markers\": 6") && eth3 && skew > eth3 &&
+	   !strstr(skew + strlen("\"rx_skew_us\""), "rx_skew_us"),
+	   "json: per-link tx_markers; rx_skew_us on eth3 only");
+	free(out);
+	s.stripe.link[1].has_skew = false;
+	out = report(sp_report_json, &s);
+	ok(!strstr(out, "rx_skew_us"), "json: no rx_skew_us when not measured");
+	free(out);
+	sp_side_free(&s);
+
+	stripe_side(&s, false);
+	out = report(sp_report_json, &s);
+	ok(!strstr(out, "markers") && !strstr(out, "rx_skew_us") &&
+	   !strstr(out, "rx_hold_hist") && !strstr(out, "sender_id") &&
+	   !strstr(out, "rx_senders"),
+	   "json: an older kernel's counters give none of the new keys");
+	free(out);
+	sp_side_free(&s);
+}
+
+void test_report(void)
+{
+	test_report_text();
+	test_report_json();
+}
