@@ -23,7 +23,6 @@
 
 #include "stripe.h"
 
-#define STRIPE_LIMIT_MAX	BIT(20)
 #define STRIPE_LIMIT_DEFAULT	1000
 
 struct stripe_sched {

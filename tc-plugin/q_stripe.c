@@ -32,14 +32,6 @@
 /* Bound on the whole request, as tc's other qdiscs pass */
 #define STRIPE_NL_MAXLEN	1024
 
-/*
- * Largest limit, flow-limit and buffer-limit the kernel accepts
- * (kernel/qdisc.c); the uapi header does not carry it yet.
- */
-#ifndef STRIPE_LIMIT_MAX
-#define STRIPE_LIMIT_MAX	(1U << 20)
-#endif
-
 static void explain(void)
 {
 	fprintf(stderr,

@@ -63,6 +63,7 @@
 #define STRIPE_QUANTUM_MAX	(1U << 20)
 #define STRIPE_QUANTUM_DEFAULT	1514
 #define STRIPE_HOLD_MAX_US_MAX	1000000
+#define STRIPE_LIMIT_MAX	(1U << 20)	/* limit, flow-limit, buffer-limit */
 
 enum stripe_reorder_mode {
 	STRIPE_REORDER_OFF,	/* plain frames: any receiver, even teql */
