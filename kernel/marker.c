@@ -83,12 +83,18 @@ static void stripe_marker_send(struct stripe_master *m,
 	stripe_count_marker(m, link);
 }
 
-/* Mark the links that lag and are idle; true while any still lags. */
+/* Mark the links that lag and are idle; true while any still lags.
+ *
+ * Also the failover: a link on which the peer's frames stopped arriving
+ * while it sends on the others is cut, most likely both ways, so the
+ * transmit path leaves it (link->rx_silent).  It still gets a marker every
+ * interval, so the peer hears the link again once it heals, and answers.
+ */
 static bool stripe_marker_run(struct stripe_master *m, u32 gseq, u64 now)
 {
 	u64 interval = stripe_marker_interval_ns(m);
 	const struct stripe_table *t;
-	bool lagging = false;
+	bool lagging = false, silent;
 	u32 i;
 
 	rcu_read_lock_bh();
@@ -96,8 +102,18 @@ static bool stripe_marker_run(struct stripe_master *m, u32 gseq, u64 now)
 	for (i = 0; t && i < t->n; i++) {
 		struct stripe_link *link = t->slot[i].link;
 
-		if (READ_ONCE(link->tx_gseq) == gseq ||
-		    !stripe_link_can_send(link))
+		if (!stripe_link_can_send(link))
+			continue;
+		silent = stripe_rx_link_silent(m, link);
+		if (READ_ONCE(link->rx_silent) != silent)
+			WRITE_ONCE(link->rx_silent, silent);
+		if (silent) {
+			if (now - READ_ONCE(link->tx_last) >= interval)
+				stripe_marker_send(m, link, now);
+			lagging = true;
+			continue;
+		}
+		if (READ_ONCE(link->tx_gseq) == gseq)
 			continue;
 		if (now - READ_ONCE(link->tx_last) < interval)
 			lagging = true;

@@ -28,7 +28,7 @@
 
 #include "reseq.h"
 
-#define STRIPE_RX_FSEQ_WINDOW	(1U << 30)	/* frames a flow may run ahead */
+#define STRIPE_RX_FSEQ_WINDOW	BIT(30)	/* frames a flow may run ahead */
 
 struct stripe_rx_cb {
 	u32 gseq;
@@ -378,19 +378,47 @@ u32 stripe_reseq_senders(const struct stripe_reseq *r)
 	return n;
 }
 
-/* How much later than the fastest link does @link deliver, for the sender
- * heard from last?  False if not measured.
- */
-bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
+/* The sender heard from last: the peer the per-link views are about */
+static const struct stripe_rx_sender *
+stripe_reseq_latest(const struct stripe_reseq *r)
 {
 	const struct stripe_rx_sender *s = NULL;
-	s64 fastest = S64_MAX;
-	unsigned int i;
+	int i;
 
 	for (i = 0; i < STRIPE_RX_SENDERS; i++)
 		if (r->senders[i] &&
 		    (!s || r->senders[i]->last_seen > s->last_seen))
 			s = r->senders[i];
+	return s;
+}
+
+/* Has @link gone silent for the sender heard from last, while that sender
+ * is active?  Then the link is likely cut, and our own frames on it lost.
+ */
+bool stripe_reseq_link_silent(const struct stripe_reseq *r,
+			      const struct stripe_reseq_cfg *cfg, u32 link,
+			      u64 now)
+{
+	const struct stripe_rx_sender *s = stripe_reseq_latest(r);
+	u64 since;
+
+	if (!s || link >= STRIPE_RX_LINKS || now - s->last_seen > cfg->silent_ns)
+		return false;
+	since = s->active_since;
+	if (test_bit(link, s->links))
+		since = max(since, s->link_seen[link]);
+	return now - since > cfg->silent_ns;
+}
+
+/* How much later than the fastest link does @link deliver, for the sender
+ * heard from last?  False if not measured.
+ */
+bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
+{
+	const struct stripe_rx_sender *s = stripe_reseq_latest(r);
+	s64 fastest = S64_MAX;
+	unsigned int i;
+
 	if (!s || link >= STRIPE_RX_LINKS || !test_bit(link, s->links))
 		return false;
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)

@@ -103,6 +103,9 @@ bool stripe_reseq_tick(struct stripe_reseq *r,
 		       const struct stripe_reseq_cfg *cfg, u64 now);
 void stripe_reseq_destroy(struct stripe_reseq *r);
 u32 stripe_reseq_senders(const struct stripe_reseq *r);
+bool stripe_reseq_link_silent(const struct stripe_reseq *r,
+			      const struct stripe_reseq_cfg *cfg, u32 link,
+			      u64 now);
 bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us);
 
 #endif /* _STRIPE_RESEQ_H */

@@ -138,6 +138,8 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		kfree_skb(skb);
 		return;
 	}
+	if (unlikely(READ_ONCE(link->rx_silent)))
+		WRITE_ONCE(link->rx_silent, false);	/* heard again */
 	real_us = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 	now.owd_us = (s32)(real_us - wi.tstamp);
 
@@ -157,6 +159,21 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	stripe_rx_up(m);
 	stripe_rx_arm(m);
 	spin_unlock(&rx->lock);
+}
+
+/* Does the peer's traffic no longer arrive on @link?  (marker.c) */
+bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link)
+{
+	struct stripe_rx *rx = &m->rx;
+	struct stripe_reseq_cfg cfg;
+	bool silent;
+
+	stripe_rx_cfg(m, &cfg);
+	spin_lock_bh(&rx->lock);
+	silent = stripe_reseq_link_silent(&rx->reseq, &cfg, link->id,
+					  ktime_get_ns());
+	spin_unlock_bh(&rx->lock);
+	return silent;
 }
 
 int stripe_rx_init(struct stripe_master *m)

@@ -94,6 +94,11 @@ struct stripe_link {
 	spinlock_t tx_lock;
 	u32 tx_gseq;				/* last sent, tx_lock */
 	u64 tx_last;				/* ns of it, tx_lock */
+	/* The peer's frames stopped arriving here: the transmit path
+	 * avoids the link until they come back (marker.c sets it, rx.c
+	 * clears it; read without a lock).
+	 */
+	bool rx_silent;
 	struct rcu_head rcu;
 };
 
@@ -213,6 +218,7 @@ bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);
 /* rx.c */
 void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		     struct sk_buff *skb);
+bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link);
 int stripe_rx_init(struct stripe_master *m);
 void stripe_rx_destroy(struct stripe_master *m);
 

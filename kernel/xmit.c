@@ -60,12 +60,14 @@ static void stripe_link_count_busy(struct stripe_link *link)
 	u64_stats_update_end(&s->syncp);
 }
 
-/* A link that is down or has no carrier is passed over silently; one that
- * is up but full counts a busy skip.
+/* A link that is down, has no carrier or has gone silent (failover,
+ * marker.c) is passed over silently; one that is up but full counts a busy
+ * skip.
  */
 static bool stripe_link_try(struct stripe_link *link)
 {
-	if (!netif_running(link->dev) || !netif_carrier_ok(link->dev))
+	if (!netif_running(link->dev) || !netif_carrier_ok(link->dev) ||
+	    READ_ONCE(link->rx_silent))
 		return false;
 	if (stripe_link_can_send(link))
 		return true;
@@ -237,7 +239,8 @@ static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 	if (bytes >= min)
 		return NULL;
 	link = t->slot[reciprocal_scale(hash, t->n)].link;
-	return stripe_link_can_send(link) ? link : NULL;
+	return stripe_link_can_send(link) && !READ_ONCE(link->rx_silent) ?
+	       link : NULL;
 }
 
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)

@@ -206,6 +206,31 @@ static void test_silent_link_leaves(void)
 	      "silent link: later gaps close at once");
 }
 
+static void test_link_silent_for_failover(void)
+{
+	u64 t;
+
+	start();
+	check(!stripe_reseq_link_silent(&r, &cfg, 0, 0),
+	      "failover: no sender, no silent link");
+	for (t = 0; t <= 100 * MS; t += 1 * MS) {
+		data(0, 1, 5, 2 * t, 2 * t, t);
+		if (t < 20 * MS)
+			data(1, 1, 5, 2 * t + 1, 2 * t + 1, t);
+	}
+	__skb_queue_purge(&r.out);
+	check(!stripe_reseq_link_silent(&r, &cfg, 0, 100 * MS),
+	      "failover: a link that delivers is not silent");
+	check(stripe_reseq_link_silent(&r, &cfg, 1, 100 * MS),
+	      "failover: a link quiet for a hold bound while the sender is active is silent");
+	check(!stripe_reseq_link_silent(&r, &cfg, 1, 500 * MS),
+	      "failover: once the sender went quiet too, nothing is called silent");
+	check(stripe_reseq_link_silent(&r, &cfg, 2, 100 * MS),
+	      "failover: a link never heard on while the sender is active is silent");
+	stripe_reseq_destroy(&r);
+	stripe_reseq_init(&r);
+}
+
 static void test_pause_is_not_silence(void)
 {
 	start();
@@ -362,6 +387,7 @@ int main(void)
 	test_marker_unfreezes();
 	test_silent_link_leaves();
 	test_pause_is_not_silence();
+	test_link_silent_for_failover();
 	test_timeout();
 	test_flows_are_independent();
 	test_late_and_duplicates();
