@@ -404,9 +404,10 @@ bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 
 	if (!s || link >= STRIPE_RX_LINKS || now - s->last_seen > cfg->silent_ns)
 		return false;
-	since = s->active_since;
-	if (test_bit(link, s->links))
-		since = max(since, s->link_seen[link]);
+	/* Never heard on: perhaps the peer is not on that link at all */
+	if (!test_bit(link, s->links))
+		return false;
+	since = max(s->active_since, s->link_seen[link]);
 	return now - since > cfg->silent_ns;
 }
 
