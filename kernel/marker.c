@@ -104,9 +104,14 @@ static bool stripe_marker_run(struct stripe_master *m, u32 gseq, u64 now)
 
 		if (!stripe_link_can_send(link))
 			continue;
-		silent = stripe_rx_link_silent(m, link);
-		if (READ_ONCE(link->rx_silent) != silent)
-			WRITE_ONCE(link->rx_silent, silent);
+		/* Sticky: only the peer's next frame on it clears it (rx.c),
+		 * not a lull of the peer.
+		 */
+		silent = READ_ONCE(link->rx_silent);
+		if (!silent && stripe_rx_link_silent(m, link)) {
+			WRITE_ONCE(link->rx_silent, true);
+			silent = true;
+		}
 		if (silent) {
 			if (now - READ_ONCE(link->tx_last) >= interval)
 				stripe_marker_send(m, link, now);

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# reorder on, links failing under one TCP stream (gw -> bl, six links):
+#  - loss on one link: the stream goes on, gaps close by the link rule;
+#  - a link cut both ways mid-stream: the stream survives, both ends leave
+#    the link, and take it back once it heals;
+#  - a link taken down at the sender: the stream survives, and the
+#    receiver's resequencer does not stall on it.
+# Ratios only: each phase is compared with a clean run of the same length.
+source "$(dirname "$0")/lib.sh"
+require_vm
+stripe_load || exit 1
+tb_setup 6 9000
+for i in 1 2 3 4 5 6; do
+	tb_shape "$i" 100mbit "$(( (i - 1) * 100 ))us"	# skew 0..500 us
+done
+tb_stripe 6
+for ns in $GW $BL; do
+	tc -n "$ns" qdisc change dev stripe0 root stripe reorder on hold-max 50ms
+done
+SP=$TOP/tools/stripe-perf
+OUT=$TOP/build/failover.$$
+mkdir -p "$TOP/build"
+trap 'rm -f "$OUT".*; tb_cleanup' EXIT
+
+rx_stat() {	# rx_stat FIELD -- a counter of bl's master
+	tc -n $BL -s -j qdisc show dev stripe0 |
+		python3 -c "import json,sys; print(json.load(sys.stdin)[0]['master'].get('$1', 0))"
+}
+link_field() {	# link_field NS LINK FIELD -- a link's entry in the master's stats
+	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+for l in json.load(sys.stdin)[0].get("links", []):
+    if l.get("name") == sys.argv[1]:
+        print(str(l.get(sys.argv[2], 0)).lower())' "$2" "$3"
+}
+# stream SECS NAME -- a TCP stream in the background; results in $OUT.NAME
+stream() {
+	ip netns exec $BL "$SP" -s -1 -i 0 >/dev/null 2>&1 &
+	wait_for listening $BL 5301
+	ip netns exec $GW "$SP" -c 10.9.0.2 -t "$1" -i 0 -J >"$OUT.$2" 2>&1 &
+	STREAM_PID=$!
+}
+goodput() {	# goodput NAME -- Mbit/s of a finished stream, empty if it failed
+	python3 -c "import json; print(int(json.load(open('$OUT.$1'))['summary']['goodput_bps'] / 1e6))" 2>/dev/null ||
+		sed 's/^/# stripe-perf: /' "$OUT.$1" | head -5 >&2
+}
+# at_least A B PCT -- A >= PCT % of B
+at_least() { [ -n "$1" ] && [ -n "$2" ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]; }
+
+stream 6 clean
+wait $STREAM_PID
+clean=$(goodput clean)
+log "clean: $clean Mbit/s"
+check "a clean stream runs (reference)" test "${clean:-0}" -gt 0
+
+# --- 1 % loss on link 3 -----------------------------------------------------
+tb_shape 3 100mbit 200us 1%
+ll0=$(rx_stat rx_lost_link) lt0=$(rx_stat rx_lost_timeout)
+stream 6 lossy
+wait $STREAM_PID
+lossy=$(goodput lossy)
+ll=$(( $(rx_stat rx_lost_link) - ll0 )) lt=$(( $(rx_stat rx_lost_timeout) - lt0 ))
+log "1% loss on link 3: $lossy Mbit/s; gaps closed by the link rule $ll, by timeout $lt"
+# TCP halves its window at each of these real losses: it slows, not stops.
+check "loss on one link: the stream keeps going (>= 25 % of clean)" \
+	at_least "$lossy" "$clean" 25
+check "loss on one link: gaps close by the link rule, not by the hold bound" \
+	test "$ll" -gt 0 -a "$lt" -le $(( ll / 4 ))
+tb_shape 3 100mbit 200us
+
+# --- link 4 cut both ways mid-stream, healed later ----------------------------
+tx0=$(link_field $GW g4 tx_packets)
+stream 10 cut
+sleep 2
+tb_shape 4 100mbit 300us 100%
+sleep 3
+silent_gw=$(link_field $GW g4 tx_packets)
+sleep 1
+silent_gw2=$(link_field $GW g4 tx_packets)
+tb_shape 4 100mbit 300us
+wait $STREAM_PID
+cut=$(goodput cut)
+sleep 1
+stream 3 healed
+wait $STREAM_PID
+healed_tx=$(( $(link_field $GW g4 tx_packets) - silent_gw2 ))
+log "link 4 cut at 2 s, healed at 6 s: $cut Mbit/s over 10 s;" \
+    "gw sent on g4 $((silent_gw - tx0)) before/while cut, $((silent_gw2 - silent_gw)) in the last second cut," \
+    "$healed_tx after healing; markers sent by gw $(link_field $GW g4 tx_markers)"
+check "cut link: the connection survives (stream ended with goodput)" \
+	test "${cut:-0}" -gt 0
+check "cut link: the sender leaves it (under 100 frames in a second while cut)" \
+	test $(( silent_gw2 - silent_gw )) -lt 100
+check "cut link: the sender takes it back once healed" test "$healed_tx" -gt 100
+check "cut link: 4 s of 10 on five links keep most of the rate (>= 70 % of clean)" \
+	at_least "$cut" "$clean" 70
+
+# --- link 5 down at the sender mid-stream -------------------------------------
+lt0=$(rx_stat rx_lost_timeout)
+stream 6 down
+sleep 2
+ip -n $GW link set g5 down
+wait $STREAM_PID
+down=$(goodput down)
+lt=$(( $(rx_stat rx_lost_timeout) - lt0 ))
+log "g5 down at 2 s: $down Mbit/s; gaps closed by timeout $lt"
+check "link down at the sender: the stream survives (>= 50 % of clean)" \
+	at_least "$down" "$clean" 50
+check "link down at the sender: at most a few gaps wait for the hold bound" \
+	test "$lt" -le 20
+ip -n $GW link set g5 up
+tap_done
