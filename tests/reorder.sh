@@ -41,6 +41,28 @@ log "reorder on: receiver OFO $ofo_on, resequenced $reseq," \
     "lost_link $(rx_stat rx_lost_link), lost_timeout $(rx_stat rx_lost_timeout)," \
     "late $(rx_stat rx_late), hold_max $(rx_stat rx_hold_max_us) us"
 check "the resequencer did the work (resequenced > 100)" test "${reseq:-0}" -gt 100
+hist=$(tc -n $BL -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+h = json.load(sys.stdin)[0]["master"].get("rx_hold_hist", [])
+print(sum(b["packets"] for b in h), sum(b["packets"] for b in h if b.get("lt_us", 1e9) <= 4096))')
+set -- $hist
+log "hold histogram: $1 held packets, $2 of them under 4096 us"
+check "the hold histogram counts every held packet" test "${1:--1}" = "$reseq"
+check "most holds are short: under 4 ms for 90 % (skew 0..500 us)" \
+	test $(( ${2:-0} * 10 )) -ge $(( ${1:-1} * 9 ))
+# Skew is one-way delay including queues: read it at light load, where
+# only netem's added delays differ (pings and the markers after them).
+ip netns exec $GW ping -c 40 -s 8000 -i 0.05 -W 2 10.9.0.2 >/dev/null
+skews=$(tc -n $BL -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+print(" ".join(str(l.get("rx_skew_us", "-")) for l in json.load(sys.stdin)[0]["links"]))')
+log "per-link skew at bl (us): $skews (netem adds 0 100 200 300 400 500)"
+set -- $skews
+check "skew is measured per link: link 6 is 250..1000 us behind link 1" \
+	test "${6:-0}" != - -a "${6:-0}" -ge $(( ${1:-0} + 250 )) -a "${6:-0}" -le $(( ${1:-0} + 1000 ))
+check "markers: the sender marks idle links and the receiver gets them" \
+	test "$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["master"].get("tx_markers", 0))')" -gt 0 -a \
+	"$(rx_stat rx_markers)" -gt 0
 
 check "reorder off is accepted on both masters" reorder off
 ofo_off=$(stream)
@@ -67,6 +89,31 @@ log "UDP over reorder on: received, reordered, lost = $udp"
 set -- $udp
 check "UDP over reorder on: datagrams arrive, none reordered" \
 	test "${1:-0}" -gt 1000 -a "${2:-1}" = 0
+
+# --- stripe-min: a short flow stays on one link ---
+tc -n $GW qdisc change dev stripe0 root stripe stripe-min 1000000
+before=$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+print(" ".join(str(l["tx_packets"]) for l in json.load(sys.stdin)[0]["links"]))')
+ip netns exec $GW ping -c 20 -s 8000 -i 0.05 -W 2 10.9.0.2 >/dev/null
+after=$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+print(" ".join(str(l["tx_packets"]) for l in json.load(sys.stdin)[0]["links"]))')
+used=$(python3 -c "
+b, a = '$before'.split(), '$after'.split()
+print(sum(1 for x, y in zip(b, a) if int(y) > int(x)), max(int(y) - int(x) for x, y in zip(b, a)))")
+log "stripe-min 1000000, 20 pings: links used, most on one = $used"
+set -- $used
+check "stripe-min: a short flow stays on one link" test "${1:-0}" = 1 -a "${2:-0}" -ge 20
+tc -n $GW qdisc change dev stripe0 root stripe stripe-min 0
+ip netns exec $GW ping -c 20 -s 8000 -i 0.05 -W 2 10.9.0.2 >/dev/null
+after2=$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+print(" ".join(str(l["tx_packets"]) for l in json.load(sys.stdin)[0]["links"]))')
+used=$(python3 -c "
+b, a = '$after'.split(), '$after2'.split()
+print(sum(1 for x, y in zip(b, a) if int(y) > int(x)))")
+check "stripe-min 0: the same flow is striped over every link ($used)" test "$used" = 6
 
 # --- hostile frames on a link: counted, dropped, nothing else changes ---
 before=$(rx_stat rx_malformed)
