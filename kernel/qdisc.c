@@ -152,8 +152,13 @@ static void stripe_master_apply(struct stripe_master *m, struct nlattr **tb)
 	}
 	if (tb[TCA_STRIPE_REORDER] &&
 	    nla_get_u8(tb[TCA_STRIPE_REORDER]) != cfg->reorder) {
+		struct stripe_link *link;
+
 		WRITE_ONCE(cfg->reorder, nla_get_u8(tb[TCA_STRIPE_REORDER]));
 		stripe_master_update(m);	/* the header changes the MTU */
+		/* Failover needs reorder on (marker.c): start afresh. */
+		list_for_each_entry(link, &m->links, node)
+			WRITE_ONCE(link->rx_silent, false);
 	}
 	if (tb[TCA_STRIPE_HOLD_MAX_US])
 		WRITE_ONCE(cfg->hold_max_us,
