@@ -254,9 +254,33 @@ static int stripe_newlink(struct net *net, struct net_device *dev,
 	return 0;
 }
 
+/* A master has no link options: everything is set with tc.  A policy with
+ * one rejected type makes rtnetlink parse IFLA_INFO_DATA, so that
+ * stripe_validate_link() sees it was sent and refuses it.
+ */
+#define STRIPE_NO_LINK_OPTIONS \
+	"stripe: a master takes no link options: configure it with \"tc qdisc ... stripe\""
+
+static const struct nla_policy stripe_link_policy[2] = {
+	[1] = { .type = NLA_REJECT, .reject_message = STRIPE_NO_LINK_OPTIONS },
+};
+
+static int stripe_validate_link(struct nlattr *tb[], struct nlattr *data[],
+				struct netlink_ext_ack *extack)
+{
+	if (data) {
+		NL_SET_ERR_MSG(extack, STRIPE_NO_LINK_OPTIONS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct rtnl_link_ops stripe_link_ops __read_mostly = {
 	.kind		= STRIPE_KIND,
 	.priv_size	= sizeof(struct stripe_master),
+	.maxtype	= 1,
+	.policy		= stripe_link_policy,
 	.setup		= stripe_master_setup,
+	.validate	= stripe_validate_link,
 	.newlink	= stripe_newlink,
 };

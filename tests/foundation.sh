@@ -17,6 +17,28 @@ check "master is an L3 device without ARP and without a queue" \
 	bash -c "ip -n a-$$ -d link show stripe0 | grep -q NOARP &&
 		 ip -n a-$$ -d link show stripe0 | grep -q 'link/none' &&
 		 ip -n a-$$ -d link show stripe0 | grep -q 'stripe'"
+# rtnetlink by hand: ip sends no IFLA_INFO_DATA for a kind it does not know
+newlink_with_data() {	# NS NAME -- RTM_NEWLINK kind stripe with one option
+	ip netns exec "$1" python3 - "$2" <<'PY'
+import socket, struct, sys
+def attr(t, p):
+    return struct.pack("=HH", 4 + len(p), t) + p + bytes(-len(p) % 4)
+name = sys.argv[1].encode() + b"\0"
+info = attr(1, b"stripe\0") + attr(2 | 0x8000, attr(1, struct.pack("=I", 7)))
+body = struct.pack("=BBHiII", 0, 0, 0, 0, 0, 0) + attr(3, name) + attr(18 | 0x8000, info)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+s.setsockopt(270, 11, 1)	# NETLINK_EXT_ACK
+hdr = struct.pack("=IHHII", 16 + len(body), 16, 0x405, 1, 0)	# NEWLINK, REQUEST|ACK|CREATE|EXCL
+s.send(hdr + body)
+r = s.recv(65536)
+err = struct.unpack_from("=i", r, 16)[0]
+print(err, r[36:].decode(errors="replace"))
+sys.exit(0 if err == 0 else 1)
+PY
+}
+check_fails "options on ip link add are refused with a message" \
+	"configure it with" newlink_with_data a-$$ stripe3
+check "... and no master is made" bash -c "! ip -n a-$$ link show stripe3 2>/dev/null"
 check "ip link del removes a master" \
 	bash -c "ip -n a-$$ link del stripe2 && ! ip -n a-$$ link show stripe2"
 ip -n a-$$ link add v0 type veth peer v1
