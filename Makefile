@@ -5,6 +5,7 @@
 #   make check    host unit tests, then the netns suite in a VM
 #   make check-debug  the netns suite on a KASAN/lockdep kernel (built once)
 #   make demo     one stream over six links, stripe vs teql, in a VM
+#   make bench    the side-by-side benchmark (bench/run); make pktgen: pps
 #   make W=1      build the module with extra warnings (kernel's W=1)
 #
 # KDIR defaults to the running kernel's build tree when it can load modules,
@@ -34,6 +35,10 @@ demo: all
 bench: all
 	bench/run
 
+# packets per second through stripe (reorder off, on) and teql (scripts/pktgen)
+pktgen: all
+	bench/pktgen
+
 sparse: deps
 	$(MAKE) -C kernel KDIR="$$(scripts/kdir)" C=2 CF="-D__CHECK_ENDIAN__"
 
@@ -45,7 +50,7 @@ clean:
 	$(MAKE) -C tc-plugin clean
 	$(MAKE) -C tools clean
 
-.PHONY: all deps check check-debug demo bench sparse install clean
+.PHONY: all deps check check-debug demo bench pktgen sparse install clean
 
 # make fuzz: libFuzzer (clang) on the host, FUZZ_SECONDS each: the tc
 # plugin's option parser and printers, and the resequencer (kernel/reseq.c)
