@@ -90,6 +90,16 @@ debug_kernel() {
 	return 1
 }
 
+# check_timing DESCRIPTION CMD... -- a check about speed or delay: skipped
+# on the debug kernel, where everything is many times slower
+check_timing() {
+	if debug_kernel; then
+		tap_skip "$1" "timing means little on the debug kernel"
+		return
+	fi
+	check "$@"
+}
+
 # listening NS PORT -- true once a TCP listener is up on PORT in NS
 listening() {
 	ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q LISTEN

@@ -48,7 +48,7 @@ print(sum(b["packets"] for b in h), sum(b["packets"] for b in h if b.get("lt_us"
 set -- $hist
 log "hold histogram: $1 held packets, $2 of them under 4096 us"
 check "the hold histogram counts every held packet" test "${1:--1}" = "$reseq"
-check "most holds are short: under 4 ms for 90 % (skew 0..500 us)" \
+check_timing "most holds are short: under 4 ms for 90 % (skew 0..500 us)" \
 	test $(( ${2:-0} * 10 )) -ge $(( ${1:-1} * 9 ))
 # Skew is one-way delay including queues: read it at light load, where
 # only netem's added delays differ (pings and the markers after them).
@@ -58,7 +58,7 @@ import json, sys
 print(" ".join(str(l.get("rx_skew_us", "-")) for l in json.load(sys.stdin)[0]["links"]))')
 log "per-link skew at bl (us): $skews (netem adds 0 100 200 300 400 500)"
 set -- $skews
-check "skew is measured per link: link 6 is 250..1000 us behind link 1" \
+check_timing "skew is measured per link: link 6 is 250..1000 us behind link 1" \
 	test "${6:-0}" != - -a "${6:-0}" -ge $(( ${1:-0} + 250 )) -a "${6:-0}" -le $(( ${1:-0} + 1000 ))
 check "markers: the sender marks idle links and the receiver gets them" \
 	test "$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["master"].get("tx_markers", 0))')" -gt 0 -a \
