@@ -67,11 +67,11 @@ check "markers: the sender marks idle links and the receiver gets them" \
 check "reorder off is accepted on both masters" reorder off
 ofo_off=$(stream)
 log "reorder off: receiver OFO $ofo_off"
-check "with reorder off the same run shows the reordering (OFO > 1000)" \
+check_timing "with reorder off the same run shows the reordering (OFO > 1000)" \
 	test "${ofo_off:-0}" -gt 1000
 # Not zero with reorder on: emulation stalls past hold-max now and then
 # (counted as lost_timeout); the bar is a twentieth of reorder off.
-check "reorder on cuts the receiver's reordering 20-fold ($ofo_on vs $ofo_off)" \
+check_timing "reorder on cuts the receiver's reordering 20-fold ($ofo_on vs $ofo_off)" \
 	test $(( ${ofo_on:-999999} * 20 )) -le "${ofo_off:-0}"
 
 # --- one UDP flow comes out of stripe0 in exact order ---
