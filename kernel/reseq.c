@@ -249,6 +249,44 @@ static bool stripe_reseq_hold(struct stripe_rx_flow *f, struct sk_buff *skb)
 	return true;
 }
 
+/* Release the head of @f, gap or not, and what follows it in order. */
+static void stripe_reseq_give_up(struct stripe_reseq *r,
+				 const struct stripe_reseq_cfg *cfg,
+				 struct stripe_rx_sender *s,
+				 struct stripe_rx_flow *f, u64 now)
+{
+	r->stats.lost_limit++;
+	stripe_reseq_release(r, f, now);
+	stripe_reseq_drain(r, cfg, s, f, now);
+}
+
+/* Over buffer-limit: give up on gaps, @f's first, then other flows'.  Those
+ * hold frames too when the limit was lowered below what was held.
+ */
+static void stripe_reseq_trim(struct stripe_reseq *r,
+			      const struct stripe_reseq_cfg *cfg,
+			      struct stripe_rx_sender *s,
+			      struct stripe_rx_flow *f, u64 now)
+{
+	unsigned int i, b;
+
+	while (r->held > cfg->buffer_limit && !skb_queue_empty(&f->held))
+		stripe_reseq_give_up(r, cfg, s, f, now);
+	for (i = 0; i < STRIPE_RX_SENDERS && r->held > cfg->buffer_limit; i++) {
+		s = r->senders[i];
+		if (!s)
+			continue;
+		for_each_set_bit(b, s->pending, STRIPE_FLOW_BUCKETS) {
+			f = &s->flows[b];
+			while (r->held > cfg->buffer_limit &&
+			       !skb_queue_empty(&f->held))
+				stripe_reseq_give_up(r, cfg, s, f, now);
+			if (r->held <= cfg->buffer_limit)
+				break;
+		}
+	}
+}
+
 static void stripe_reseq_data(struct stripe_reseq *r,
 			      const struct stripe_reseq_cfg *cfg,
 			      struct stripe_rx_sender *s,
@@ -286,13 +324,9 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 	r->held_bytes += skb->len;
 	__set_bit(wi->flow, s->pending);
 	/* Bounded memory: past a limit the gap is given up on. */
-	while (!skb_queue_empty(&f->held) &&
-	       (skb_queue_len(&f->held) > cfg->flow_limit ||
-		r->held > cfg->buffer_limit)) {
-		r->stats.lost_limit++;
-		stripe_reseq_release(r, f, now);
-		stripe_reseq_drain(r, cfg, s, f, now);
-	}
+	while (skb_queue_len(&f->held) > cfg->flow_limit)
+		stripe_reseq_give_up(r, cfg, s, f, now);
+	stripe_reseq_trim(r, cfg, s, f, now);
 }
 
 /* A frame arrived on link number @link with the header @wi (checked by

@@ -21,7 +21,11 @@
 
 #define STRIPE_RX_SENDERS	16	/* peers a master keeps order for */
 #define STRIPE_RX_LINKS		64	/* link ids, STRIPE_MAX_LINKS */
-#define STRIPE_RX_IDLE_NS	(10ULL * 1000 * 1000 * 1000) /* then it may go */
+/* A sender idle this long may give its slot to a new one when the table is
+ * full: long enough to outlast a pause, short enough that made-up ids
+ * cannot keep a returning peer out for long.
+ */
+#define STRIPE_RX_IDLE_NS	(1000ULL * 1000 * 1000)
 
 /* A stripe header, checked and in host order */
 struct stripe_wire_info {
