@@ -47,6 +47,12 @@ static int stripe_validate(const struct nlattr *attr,
 		NL_SET_ERR_MSG_MOD(extack, "reorder must be off or on");
 		return -ERANGE;
 	}
+	if (nla_type(attr) == TCA_STRIPE_HOLD_AUTO) {
+		if (nla_get_u8(attr) <= 1)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "hold-auto must be off or on");
+		return -ERANGE;
+	}
 	v = nla_get_u32(attr);
 	switch (nla_type(attr)) {
 	case TCA_STRIPE_WEIGHT:
@@ -88,11 +94,13 @@ static const struct nla_policy stripe_policy[TCA_STRIPE_MAX + 1] = {
 	[TCA_STRIPE_FLOW_LIMIT]	  = { .type = NLA_U32 },
 	[TCA_STRIPE_BUFFER_LIMIT] = { .type = NLA_U32 },
 	[TCA_STRIPE_STRIPE_MIN]	  = { .type = NLA_U32 },
+	[TCA_STRIPE_HOLD_AUTO]	  = { .type = NLA_U8 },
 };
 
 static const int stripe_master_only[] = {
 	TCA_STRIPE_QUANTUM, TCA_STRIPE_REORDER, TCA_STRIPE_HOLD_MAX_US,
 	TCA_STRIPE_FLOW_LIMIT, TCA_STRIPE_BUFFER_LIMIT, TCA_STRIPE_STRIPE_MIN,
+	TCA_STRIPE_HOLD_AUTO,
 };
 
 static const int stripe_link_only[] = {
@@ -110,7 +118,9 @@ static int stripe_parse(struct nlattr *opt, struct nlattr **tb,
 	err = nla_parse_nested(tb, TCA_STRIPE_MAX, opt, stripe_policy, extack);
 	if (err)
 		return err;
-	for (i = TCA_STRIPE_WEIGHT; i <= TCA_STRIPE_BUFFER_LIMIT; i++) {
+	for (i = TCA_STRIPE_WEIGHT; i <= TCA_STRIPE_HOLD_AUTO; i++) {
+		if (i == TCA_STRIPE_STRIPE_MIN)
+			continue;	/* any value */
 		if (tb[i] && stripe_validate(tb[i], extack)) {
 			NL_SET_BAD_ATTR(extack, tb[i]);
 			return -ERANGE;
@@ -171,6 +181,8 @@ static void stripe_master_apply(struct stripe_master *m, struct nlattr **tb)
 	if (tb[TCA_STRIPE_STRIPE_MIN])
 		WRITE_ONCE(cfg->stripe_min,
 			   nla_get_u32(tb[TCA_STRIPE_STRIPE_MIN]));
+	if (tb[TCA_STRIPE_HOLD_AUTO])
+		WRITE_ONCE(cfg->hold_auto, nla_get_u8(tb[TCA_STRIPE_HOLD_AUTO]));
 	if (rebuild)
 		stripe_master_rebuild(m);
 }
@@ -375,6 +387,8 @@ static int stripe_dump_master(struct stripe_master *m, struct Qdisc *sch,
 		return -EMSGSIZE;
 	if (cfg->stripe_min &&
 	    nla_put_u32(skb, TCA_STRIPE_STRIPE_MIN, READ_ONCE(cfg->stripe_min)))
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, TCA_STRIPE_HOLD_AUTO, READ_ONCE(cfg->hold_auto)))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -445,6 +445,17 @@ bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 	return now - since > cfg->silent_ns;
 }
 
+/* The largest skew of any link of the sender heard from last, in us */
+u32 stripe_reseq_max_skew(const struct stripe_reseq *r)
+{
+	u32 i, skew, max_skew = 0;
+
+	for (i = 0; i < STRIPE_RX_LINKS; i++)
+		if (stripe_reseq_skew(r, i, &skew) && skew > max_skew)
+			max_skew = skew;
+	return max_skew;
+}
+
 /* How much later than the fastest link does @link deliver, for the sender
  * heard from last?  False if not measured.
  */

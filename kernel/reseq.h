@@ -111,5 +111,6 @@ bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 			      const struct stripe_reseq_cfg *cfg, u32 link,
 			      u64 now);
 bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us);
+u32 stripe_reseq_max_skew(const struct stripe_reseq *r);
 
 #endif /* _STRIPE_RESEQ_H */

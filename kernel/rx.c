@@ -19,9 +19,17 @@
 
 static_assert(STRIPE_RX_LINKS == STRIPE_MAX_LINKS);
 
-static u64 stripe_hold_ns(const struct stripe_master *m)
+/* The hold bound in force: hold-max, plus twice the largest skew the
+ * receiver measured with hold-auto on (links far slower than hold-max
+ * then still get their frames put in order), at most a second.
+ */
+u64 stripe_hold_ns(const struct stripe_master *m)
 {
-	return (u64)READ_ONCE(m->cfg.hold_max_us) * NSEC_PER_USEC;
+	u64 hold = (u64)READ_ONCE(m->cfg.hold_max_us) * NSEC_PER_USEC;
+
+	if (READ_ONCE(m->cfg.hold_auto))
+		hold += 2 * READ_ONCE(m->rx.skew_ns);
+	return min_t(u64, hold, (u64)STRIPE_HOLD_MAX_US_MAX * NSEC_PER_USEC);
 }
 
 /* A link that delivers nothing for a hold bound while its sender is active
@@ -37,6 +45,15 @@ static void stripe_rx_cfg(const struct stripe_master *m,
 	cfg->silent_ns = cfg->hold_ns;
 	cfg->flow_limit = READ_ONCE(m->cfg.flow_limit);
 	cfg->buffer_limit = READ_ONCE(m->cfg.buffer_limit);
+}
+
+/* Under rx->lock: the largest skew, for hold-auto.  Updated while frames
+ * are held (the timer), when the bound matters, and when it is shown.
+ */
+void stripe_rx_update_skew(struct stripe_master *m)
+{
+	WRITE_ONCE(m->rx.skew_ns,
+		   (u64)stripe_reseq_max_skew(&m->rx.reseq) * NSEC_PER_USEC);
 }
 
 /* Under rx->lock: move what the resequencer released to the NAPI queue,
@@ -113,6 +130,7 @@ static enum hrtimer_restart stripe_rx_timer(struct hrtimer *t)
 	spin_lock(&rx->lock);
 	/* Time read under the lock: never before a stamp it is compared to */
 	stripe_reseq_tick(&rx->reseq, &cfg, ktime_get_ns());
+	stripe_rx_update_skew(m);
 	stripe_rx_up(m);
 	stripe_rx_arm(m);
 	spin_unlock(&rx->lock);

@@ -146,6 +146,7 @@ static int stripe_put_rx(struct stripe_master *m, struct sk_buff *skb)
 	held = rx->reseq.held;
 	held_bytes = rx->reseq.held_bytes;
 	senders = stripe_reseq_senders(&rx->reseq);
+	stripe_rx_update_skew(m);
 	spin_unlock_bh(&rx->lock);
 	for (i = 0; i < ARRAY_SIZE(stripe_rx_stats); i++)
 		if (nla_put_u64_64bit(skb, stripe_rx_stats[i].attr,
@@ -156,7 +157,9 @@ static int stripe_put_rx(struct stripe_master *m, struct sk_buff *skb)
 			      TCA_STRIPE_MSTAT_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_HELD_BYTES, held_bytes,
 			      TCA_STRIPE_MSTAT_PAD) ||
-	    nla_put_u32(skb, TCA_STRIPE_MSTAT_RX_SENDERS, senders))
+	    nla_put_u32(skb, TCA_STRIPE_MSTAT_RX_SENDERS, senders) ||
+	    nla_put_u32(skb, TCA_STRIPE_MSTAT_RX_HOLD_US,
+			div_u64(stripe_hold_ns(m), NSEC_PER_USEC)))
 		return -EMSGSIZE;
 	return stripe_put_hist(skb, st.hold_hist);
 }

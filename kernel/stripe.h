@@ -150,6 +150,7 @@ struct stripe_config {
 	u32 flow_limit;
 	u32 buffer_limit;
 	u32 stripe_min;
+	u8 hold_auto;
 };
 
 /* Receive side of a master */
@@ -159,6 +160,7 @@ struct stripe_rx {
 	struct hrtimer timer;		/* releases with time; queued under lock */
 	struct napi_struct napi;	/* hands frames up, in order */
 	struct sk_buff_head up;		/* released, waiting for napi */
+	u64 skew_ns;			/* largest measured, for hold-auto */
 };
 
 /* Bytes a flow bucket sent lately, for stripe-min.  Written by every CPU
@@ -219,6 +221,8 @@ bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);
 void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		     struct sk_buff *skb);
 bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link);
+u64 stripe_hold_ns(const struct stripe_master *m);
+void stripe_rx_update_skew(struct stripe_master *m);
 int stripe_rx_init(struct stripe_master *m);
 void stripe_rx_destroy(struct stripe_master *m);
 

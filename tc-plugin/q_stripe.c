@@ -40,6 +40,7 @@ static void explain(void)
 		"                  [ hold-max TIME ] [ flow-limit PACKETS ]\n"
 		"                  [ buffer-limit PACKETS ]"
 		" [ stripe-min BYTES ]\n"
+		"                  [ hold-auto on|off ]\n"
 		"\n"
 		"On a link (any device but a stripe master):\n"
 		"  master NAME          master to join (required to join)\n"
@@ -55,7 +56,8 @@ static void explain(void)
 		"                       (us, ms or s; a plain number is us)\n"
 		"  flow-limit PACKETS   packets held per flow, 1..%u\n"
 		"  buffer-limit PACKETS packets held in all, 1..%u\n"
-		"  stripe-min BYTES     bytes a flow sends before striping\n",
+		"  stripe-min BYTES     bytes a flow sends before striping\n"
+		"  hold-auto on|off     on: hold bound = hold-max + 2 x skew\n",
 		STRIPE_WEIGHT_MAX, STRIPE_LIMIT_MAX, STRIPE_QUANTUM_MIN,
 		STRIPE_QUANTUM_MAX, STRIPE_LIMIT_MAX, STRIPE_LIMIT_MAX);
 }
@@ -97,6 +99,7 @@ static const struct stripe_opt stripe_opts[] = {
 	    1, STRIPE_LIMIT_MAX),
 	OPT("stripe-min",   TCA_STRIPE_STRIPE_MIN,   STRIPE_ARG_U32,
 	    0, UINT32_MAX),
+	OPT("hold-auto",    TCA_STRIPE_HOLD_AUTO,    STRIPE_ARG_ONOFF, 0, 0),
 #undef OPT
 };
 
@@ -375,6 +378,9 @@ static int stripe_print_opt(struct qdisc_util *qu __maybe_unused,
 			     "buffer-limit %up ");
 	stripe_print_u32_opt(tb[TCA_STRIPE_STRIPE_MIN], "stripe_min",
 			     "stripe-min %u ");
+	if (stripe_attr_u8(tb[TCA_STRIPE_HOLD_AUTO], &mode))
+		print_string(PRINT_ANY, "hold_auto", "hold-auto %s ",
+			     mode ? "on" : "off");
 	return 0;
 }
 
@@ -595,6 +601,8 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 			      "rx_no_state", " no_state %" PRIu64);
 	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_RX_SENDERS], "rx_senders",
 			     " senders %u");
+	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_RX_HOLD_US], "rx_hold_us",
+			     " hold_bound %uus");
 	stripe_print_hold_hist(tb[TCA_STRIPE_MSTAT_RX_HOLD_HIST]);
 	close_json_object();
 }

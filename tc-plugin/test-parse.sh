@@ -92,6 +92,7 @@ static const char *const names[TCA_STRIPE_MAX + 1] = {
 	[TCA_STRIPE_FLOW_LIMIT] = "flow_limit",
 	[TCA_STRIPE_BUFFER_LIMIT] = "buffer_limit",
 	[TCA_STRIPE_STRIPE_MIN] = "stripe_min",
+	[TCA_STRIPE_HOLD_AUTO] = "hold_auto",
 };
 
 static void decode_opt(FILE *f, struct rtattr *a)
@@ -107,7 +108,7 @@ static void decode_opt(FILE *f, struct rtattr *a)
 			fprintf(f, "%s=UNTERMINATED\n", names[type]);
 		else
 			fprintf(f, "%s=%s\n", names[type], (const char *)p);
-	} else if (type == TCA_STRIPE_REORDER) {
+	} else if (type == TCA_STRIPE_REORDER || type == TCA_STRIPE_HOLD_AUTO) {
 		if (len != 1)
 			fprintf(f, "%s=BADLEN%u\n", names[type], len);
 		else
@@ -317,6 +318,7 @@ static void master_dump(void)
 	put_u32(TCA_STRIPE_FLOW_LIMIT, 100);
 	put_u32(TCA_STRIPE_BUFFER_LIMIT, 1000);
 	put_u32(TCA_STRIPE_STRIPE_MIN, 0);
+	put_u8(TCA_STRIPE_HOLD_AUTO, 1);
 	put_u32(TCA_STRIPE_MAX + 5, 7);		/* from a newer kernel */
 	end(o);
 	s = nest(TCA_STATS2);
@@ -349,6 +351,7 @@ static void master_dump(void)
 	put_u64(TCA_STRIPE_MSTAT_TX_MARKERS, 11);
 	put_u64(TCA_STRIPE_MSTAT_RX_MARKERS, 12);
 	put_u32(TCA_STRIPE_MSTAT_RX_SENDERS, 2);
+	put_u32(TCA_STRIPE_MSTAT_RX_HOLD_US, 7000);
 	hold_hist(STRIPE_HOLD_HIST_BUCKETS, 100);
 	end(m);
 	ls = nest(TCA_STRIPE_XSTATS_LINKS);
@@ -657,6 +660,8 @@ expect_sent "master options" \
 	reorder on quantum 9000 hold-max 10ms flow-limit 64 \
 	buffer-limit 4096 stripe-min 65536
 expect_sent "reorder off" "reorder=0" reorder off
+expect_sent "hold-auto on and off" "$(printf 'hold_auto=1\nhold_auto=0')" \
+	hold-auto on hold-auto off
 expect_sent "quantum bounds" "$(printf 'quantum=256\nquantum=1048576')" \
 	quantum 256 quantum 1048576
 expect_sent "hold-max units" \
@@ -691,11 +696,11 @@ expect_line()
 }
 
 expect_line "master options" \
-	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100p buffer-limit 1000p stripe-min 0 *$'
+	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100p buffer-limit 1000p stripe-min 0 hold-auto on *$'
 expect_line "master totals, sender id, markers" \
 	'^  master stripe0 links 2 active 1 sender 0x0a0b0c0d tx 1000 pkts 5000000000 bytes busy 3 drops 4 rx 900 pkts 60000 bytes markers tx 11 rx 12$'
 expect_line "resequencer, with the senders" \
-	'^  resequencer in_order 800 resequenced 90 held 2 pkts 3000 bytes hold_max 4000us lost_link 1 lost_timeout 2 lost_limit 3 late 4 malformed 5 no_state 6 senders 2$'
+	'^  resequencer in_order 800 resequenced 90 held 2 pkts 3000 bytes hold_max 4000us lost_link 1 lost_timeout 2 lost_limit 3 late 4 malformed 5 no_state 6 senders 2 hold_bound 7000us$'
 expect_line "hold-time histogram, every bucket" \
 	'^  hold-us <16:100 <64:101 <256:102 <1024:103 <4096:104 <16384:105 <65536:106 >=65536:107$'
 expect_line "first link, markers and skew" \
@@ -773,12 +778,13 @@ master = m.get("master", {})
 reseq = ("rx_in_order", "rx_resequenced", "rx_held", "rx_held_bytes",
          "rx_hold_max_us", "rx_lost_link", "rx_lost_timeout",
          "rx_lost_limit", "rx_late", "rx_malformed", "rx_no_state",
-         "rx_senders", "rx_hold_hist")
+         "rx_senders", "rx_hold_us", "rx_hold_hist")
 links = m.get("links", [])
 checks = [
     ("master options", m.get("options") == {
         "reorder": "on", "quantum": 3000, "hold_max_us": 10000,
-        "flow_limit": 100, "buffer_limit": 1000, "stripe_min": 0}),
+        "flow_limit": 100, "buffer_limit": 1000, "stripe_min": 0,
+        "hold_auto": "on"}),
     ("master role", m.get("role") == "master"),
     ("master totals, sender id, markers", {
         k: v for k, v in master.items() if k not in reseq} == {
@@ -792,7 +798,8 @@ checks = [
         "rx_in_order": 800, "rx_resequenced": 90, "rx_held": 2,
         "rx_held_bytes": 3000, "rx_hold_max_us": 4000, "rx_lost_link": 1,
         "rx_lost_timeout": 2, "rx_lost_limit": 3, "rx_late": 4,
-        "rx_malformed": 5, "rx_no_state": 6, "rx_senders": 2}),
+        "rx_malformed": 5, "rx_no_state": 6, "rx_senders": 2,
+        "rx_hold_us": 7000}),
     ("hold-time histogram, every bucket",
         master.get("rx_hold_hist") == hist),
     ("links array, markers and skew", len(links) == 2 and

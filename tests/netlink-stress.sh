@@ -72,6 +72,8 @@ raw "raw reorder 2 on the master" \
 	"reorder must be off or on" sm0 change REORDER:u8:2
 raw "raw reorder 255 on the master (replace)" \
 	"reorder must be off or on" sm0 replace REORDER:u8:255
+raw "raw hold-auto 2 on the master" \
+	"hold-auto must be off or on" sm0 change HOLD_AUTO:u8:2
 raw "raw quantum 255 on the master" \
 	"quantum must be 256 to 1048576 bytes" sm0 change \
 	QUANTUM:u32:255

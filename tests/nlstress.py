@@ -42,11 +42,12 @@ TC_H_ROOT, TC_H_INGRESS = 0xFFFFFFFF, 0xFFFFFFF1
 
 # include/uapi/linux/stripe.h
 ATTRS = ["UNSPEC", "MASTER", "WEIGHT", "LIMIT", "QUANTUM", "REORDER",
-         "HOLD_MAX_US", "FLOW_LIMIT", "BUFFER_LIMIT", "STRIPE_MIN"]
+         "HOLD_MAX_US", "FLOW_LIMIT", "BUFFER_LIMIT", "STRIPE_MIN",
+         "HOLD_AUTO"]
 TCA_STRIPE_MAX = len(ATTRS) - 1
 MAXV = {"WEIGHT": 1000, "LIMIT": 1 << 20, "QUANTUM": 1 << 20, "REORDER": 1,
         "HOLD_MAX_US": 1000000, "FLOW_LIMIT": 1 << 20,
-        "BUFFER_LIMIT": 1 << 20, "STRIPE_MIN": 0xffffffff}
+        "BUFFER_LIMIT": 1 << 20, "STRIPE_MIN": 0xffffffff, "HOLD_AUTO": 1}
 IFNAMSIZ = 16
 LENGTHS = [0, 1, 3, 4, 8, 17, IFNAMSIZ, 64]
 # STRIPE_NL_BADLEN=0: only well-sized payloads without NLA_F_NESTED for the
@@ -164,7 +165,7 @@ def rand_payload(r, atype):
     if not BADLEN and atype in VALIDATE_FN:
         k = 0
     if k < 0.6:  # a number, usually of the right size
-        size = 1 if name == "REORDER" else 4
+        size = 1 if name in ("REORDER", "HOLD_AUTO") else 4
         if r.random() < 0.3 and (BADLEN or atype not in VALIDATE_FN):
             size = r.choice(LENGTHS)
         v = rand_value(r, name)

@@ -60,6 +60,14 @@ log "per-link skew at bl (us): $skews (netem adds 0 100 200 300 400 500)"
 set -- $skews
 check_timing "skew is measured per link: link 6 is 250..1000 us behind link 1" \
 	test "${6:-0}" != - -a "${6:-0}" -ge $(( ${1:-0} + 250 )) -a "${6:-0}" -le $(( ${1:-0} + 1000 ))
+hold_off=$(rx_stat rx_hold_us)
+tc -n $BL qdisc change dev stripe0 root stripe hold-auto on
+hold_auto=$(rx_stat rx_hold_us)
+tc -n $BL qdisc change dev stripe0 root stripe hold-auto off
+log "hold bound: $hold_off us with hold-auto off, $hold_auto us with it on"
+check "hold-auto: the bound is hold-max plus twice the largest skew" \
+	test "${hold_off:-0}" = 50000 -a "${hold_auto:-0}" -gt 50000 -a \
+	"${hold_auto:-0}" -ge $(( 50000 + 2 * ${6:-0} ))
 check "markers: the sender marks idle links and the receiver gets them" \
 	test "$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["master"].get("tx_markers", 0))')" -gt 0 -a \
 	"$(rx_stat rx_markers)" -gt 0

@@ -375,6 +375,7 @@ static void test_skew(void)
 	      skew0 == 0 && skew1 == 400,
 	      "skew: link 1 measured 400 us behind link 0, offset cancelled");
 	check(!stripe_reseq_skew(&r, 2, &skew0), "skew: a silent link has none");
+	check(stripe_reseq_max_skew(&r) == 400, "skew: the largest is link 1's");
 }
 
 int main(void)

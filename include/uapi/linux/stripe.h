@@ -37,6 +37,8 @@
  *   TCA_STRIPE_BUFFER_LIMIT  u32     master: packets held in all
  *   TCA_STRIPE_STRIPE_MIN    u32     master: bytes a flow sends before it is
  *                                    striped; below, it stays on one link
+ *   TCA_STRIPE_HOLD_AUTO     u8      master: 1 = the hold bound is hold-max
+ *                                    plus twice the largest measured skew
  *
  * Statistics
  * ----------
@@ -90,6 +92,7 @@ enum {
 	TCA_STRIPE_FLOW_LIMIT,		/* u32 */
 	TCA_STRIPE_BUFFER_LIMIT,	/* u32 */
 	TCA_STRIPE_STRIPE_MIN,		/* u32 */
+	TCA_STRIPE_HOLD_AUTO,		/* u8, 0 or 1 */
 	__TCA_STRIPE_MAX
 };
 
@@ -137,6 +140,7 @@ enum {
 	TCA_STRIPE_MSTAT_RX_MARKERS,	/* marker frames received */
 	TCA_STRIPE_MSTAT_RX_SENDERS,	/* u32: peers with receive state now */
 	TCA_STRIPE_MSTAT_RX_HOLD_HIST,	/* nest: TCA_STRIPE_HIST_BUCKET, in order */
+	TCA_STRIPE_MSTAT_RX_HOLD_US,	/* u32: the hold bound in force now */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
