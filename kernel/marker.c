@@ -83,18 +83,31 @@ static void stripe_marker_send(struct stripe_master *m,
 	stripe_count_marker(m, link);
 }
 
-/* Mark the links that lag and are idle; true while any still lags.
+/* What the timer found: when it must run again */
+enum stripe_marker_next {
+	STRIPE_MARKER_STOP,	/* every link is up to date */
+	STRIPE_MARKER_SOON,	/* a link lags but was busy lately */
+	STRIPE_MARKER_PROBE,	/* only cut links are left to probe */
+};
+
+/* Cut links are probed this many intervals apart */
+#define STRIPE_PROBE_INTERVALS	8
+
+/* Mark the links that lag and are idle.
  *
  * Also the failover: a link on which the peer's frames stopped arriving
  * while it sends on the others is cut, most likely both ways, so the
- * transmit path leaves it (link->rx_silent).  It still gets a marker every
- * interval, so the peer hears the link again once it heals, and answers.
+ * transmit path leaves it (link->rx_silent).  It still gets a marker now
+ * and then, as a probe, so the peer hears the link again once it heals,
+ * and answers.
  */
-static bool stripe_marker_run(struct stripe_master *m, u32 gseq, u64 now)
+static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
+						 u32 gseq, u64 now)
 {
 	u64 interval = stripe_marker_interval_ns(m);
+	enum stripe_marker_next next = STRIPE_MARKER_STOP;
 	const struct stripe_table *t;
-	bool lagging = false, silent;
+	bool silent;
 	u32 i;
 
 	rcu_read_lock_bh();
@@ -113,20 +126,21 @@ static bool stripe_marker_run(struct stripe_master *m, u32 gseq, u64 now)
 			silent = true;
 		}
 		if (silent) {
-			if (now - READ_ONCE(link->tx_last) >= interval)
+			if (now - READ_ONCE(link->tx_last) >=
+			    STRIPE_PROBE_INTERVALS * interval)
 				stripe_marker_send(m, link, now);
-			lagging = true;
+			next = max(next, STRIPE_MARKER_PROBE);
 			continue;
 		}
 		if (READ_ONCE(link->tx_gseq) == gseq)
 			continue;
 		if (now - READ_ONCE(link->tx_last) < interval)
-			lagging = true;
+			next = STRIPE_MARKER_SOON;
 		else
 			stripe_marker_send(m, link, now);
 	}
 	rcu_read_unlock_bh();
-	return lagging;
+	return next;
 }
 
 static enum hrtimer_restart stripe_marker_timer(struct hrtimer *timer)
@@ -134,9 +148,14 @@ static enum hrtimer_restart stripe_marker_timer(struct hrtimer *timer)
 	struct stripe_master *m = container_of(timer, struct stripe_master,
 					       marker_timer);
 	u32 gseq = atomic_read(&m->tx_gseq);
+	u64 interval = stripe_marker_interval_ns(m);
+	enum stripe_marker_next next = STRIPE_MARKER_STOP;
 
-	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON &&
-	    stripe_marker_run(m, gseq, ktime_get_ns()))
+	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON)
+		next = stripe_marker_run(m, gseq, ktime_get_ns());
+	if (next == STRIPE_MARKER_PROBE)
+		interval *= STRIPE_PROBE_INTERVALS;
+	if (next != STRIPE_MARKER_STOP)
 		goto again;
 	/* Stop, unless a frame was sent meanwhile by a CPU that saw the
 	 * timer still armed (pairs with the barrier of atomic_inc_return()
@@ -148,7 +167,7 @@ static enum hrtimer_restart stripe_marker_timer(struct hrtimer *timer)
 	    test_and_set_bit(0, &m->marker_armed))
 		return HRTIMER_NORESTART;
 again:
-	hrtimer_forward_now(timer, ns_to_ktime(stripe_marker_interval_ns(m)));
+	hrtimer_forward_now(timer, ns_to_ktime(interval));
 	return HRTIMER_RESTART;
 }
 

@@ -88,11 +88,12 @@ static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 		stripe_srr_advance(srr, t);
 	}
 	/* Credit is short everywhere (a quantum far below the packet size):
-	 * take the next link that can send at all.
+	 * take the next link that can send at all, but not a cut one.
 	 */
 	for (visits = 0; visits < t->n; visits++) {
 		c = srr->cursor;
-		if (stripe_link_can_send(t->slot[c].link))
+		if (stripe_link_can_send(t->slot[c].link) &&
+		    !READ_ONCE(t->slot[c].link->rx_silent))
 			goto found;
 		stripe_srr_advance(srr, t);
 	}
