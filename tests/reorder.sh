@@ -121,7 +121,9 @@ log "stripe-min 1000000, 20 pings: links used, most on one = $used"
 set -- $used
 check "stripe-min: a short flow stays on one link" test "${1:-0}" = 1 -a "${2:-0}" -ge 20
 tc -n $GW qdisc change dev stripe0 root stripe stripe-min 0
-ip netns exec $GW ping -c 20 -s 8000 -i 0.05 -W 2 10.9.0.2 >/dev/null
+# SRR state is per CPU and a link takes about two of these per visit:
+# 60 pings visit every link from either CPU.
+ip netns exec $GW ping -c 60 -s 8000 -i 0.02 -W 2 10.9.0.2 >/dev/null
 after2=$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c '
 import json, sys
 print(" ".join(str(l["tx_packets"]) for l in json.load(sys.stdin)[0]["links"]))')
