@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Forge stripe frames (reorder on) from a packet socket, for the netns suite.
+
+  inject.py hold IF1 MAC1 IF2 MAC2 [--sender ID] [--flows N] [--per-flow N]
+                 [--first-flow F] [--size BYTES] [--fseq-base Q]
+      A sender that never fills a gap.  On IF2 one frame of flow 255 with a
+      low gseq makes IF2's link "behind" at the receiver, so no gap can be
+      declared lost by the every-link rule (only hold-max or a limit ends
+      it).  Then on IF1, for each of N flows: one frame that starts the flow
+      (delivered at once), and PER-FLOW frames after a one-frame gap, which
+      the receiver must hold.  Prints the number of frames meant to be held.
+
+  inject.py frame IF MAC --sender ID --flow F --gseq G --fseq Q [--size B]
+      One frame.
+
+IFn is the sending device (in the namespace this runs in), MACn the
+receiving link's address on the far side.  The header is struct
+stripe_wire_hdr (include/uapi/linux/stripe.h), big-endian, 24 bytes; the
+payload is an IPv4 header with a bad checksum, so whatever the receiver
+delivers is dropped by IP and reaches no socket.
+"""
+import argparse
+import socket
+import struct
+import sys
+
+ETH_P_STRIPE = 0x88B5
+VERSION = 1
+HDR = "!BBHIHHIII"	# version flags proto sender flow reserved gseq fseq tstamp
+assert struct.calcsize(HDR) == 24
+
+
+def payload(size):
+    ip = bytes.fromhex("45000014000000004011ffff0a0900010a090002")
+    return ip + bytes(max(0, size - len(ip)))
+
+
+class Port:
+    def __init__(self, ifname, mac):
+        self.s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+        self.s.bind((ifname, 0))
+        src = self.s.getsockname()[4]
+        dst = bytes.fromhex(mac.replace(":", ""))
+        self.eth = dst + src + struct.pack("!H", ETH_P_STRIPE)
+
+    def send(self, sender, flow, gseq, fseq, size):
+        h = struct.pack(HDR, VERSION, 0, 0x0800, sender, flow, 0,
+                        gseq & 0xffffffff, fseq & 0xffffffff, 0)
+        self.s.send(self.eth + h + payload(size))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    h = sub.add_parser("hold")
+    h.add_argument("if1")
+    h.add_argument("mac1")
+    h.add_argument("if2")
+    h.add_argument("mac2")
+    h.add_argument("--sender", type=lambda x: int(x, 0), default=0x5EED0F17)
+    h.add_argument("--flows", type=int, default=8)
+    h.add_argument("--first-flow", type=int, default=0)
+    h.add_argument("--per-flow", type=int, default=80)
+    h.add_argument("--size", type=int, default=1000)
+    h.add_argument("--fseq-base", type=int, default=1000)
+    f = sub.add_parser("frame")
+    f.add_argument("ifname")
+    f.add_argument("mac")
+    f.add_argument("--sender", type=lambda x: int(x, 0), required=True)
+    f.add_argument("--flow", type=int, required=True)
+    f.add_argument("--gseq", type=int, required=True)
+    f.add_argument("--fseq", type=int, required=True)
+    f.add_argument("--size", type=int, default=1000)
+    a = ap.parse_args()
+
+    if a.cmd == "frame":
+        Port(a.ifname, a.mac).send(a.sender, a.flow, a.gseq, a.fseq, a.size)
+        return 0
+
+    p1, p2 = Port(a.if1, a.mac1), Port(a.if2, a.mac2)
+    # Link 2 has delivered gseq 1 only: it is "behind" every frame below.
+    p2.send(a.sender, 255, 1, 0, a.size)
+    gseq = 100
+    held = 0
+    for flow in range(a.first_flow, a.first_flow + a.flows):
+        q = a.fseq_base
+        p1.send(a.sender, flow, gseq, q, a.size)	# starts the flow: up at once
+        gseq += 1
+        for k in range(a.per_flow):			# fseq q+1 never comes
+            p1.send(a.sender, flow, gseq, q + 2 + k, a.size)
+            gseq += 1
+            held += 1
+    print(held)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
