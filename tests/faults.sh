@@ -158,6 +158,12 @@ master_opts() {	# master_opts NS OPTS... -- tc qdisc change on stripe0
 	tc -n "$ns" qdisc change dev stripe0 root stripe "$@"
 }
 
+held_in() {	# held_in FILE -- rx_held in a saved tc -s -j of stripe0
+	python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[0]['master'].get('rx_held', 0))" \
+		"$1" 2>/dev/null
+	rm -f "$1"
+}
+
 mac_of() { ip -n "$1" link show "$2" | awk '/link\/ether/ {print $2}'; }
 
 # remaster NS PREFIX ADDR4 ADDR6 -- stripe0 again, links PREFIX1..6 rejoin
@@ -247,7 +253,8 @@ HOLD_MS=1000
 check "C: buffer-limit $LIMIT, flow-limit 100, hold-max ${HOLD_MS}ms on bl" \
 	master_opts $BL buffer-limit $LIMIT flow-limit 100 hold-max ${HOLD_MS}ms
 ll0=$(mstat $BL rx_lost_limit)
-# Sample rx_held while the forged frames arrive.
+# Sample rx_held while the forged frames arrive, and right after them (from
+# inside the injector: hold-max, at most 1 s, leaves no time to start tc).
 (
 	for i in $(seq 1 $((8 * SLOW))); do
 		mstat $BL rx_held
@@ -256,8 +263,9 @@ ll0=$(mstat $BL rx_lost_limit)
 ) >"$TOP/build/held.$$" &
 sampler=$!
 held=$(ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
-	--flows 8 --per-flow 80)
-h_after=$(mstat $BL rx_held)
+	--flows 8 --per-flow 80 \
+	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$")
+h_after=$(held_in "$TOP/build/held-json.$$")
 wait $sampler
 samples=$(tr '\n' ' ' <"$TOP/build/held.$$")
 rm -f "$TOP/build/held.$$"
@@ -287,10 +295,13 @@ mem_back "A-C, traffic stopped" "$MEM0"
 traffic_start
 master_opts $BL hold-max 1000ms
 ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
-	--sender 0x5EED0D01 --flows 4 --per-flow 50 >/dev/null
-h=$(mstat $BL rx_held)
-check "D: bl's master holds forged frames ($h >= 150)" test "${h:-0}" -ge 150
-check "D: delete bl's master (links, held frames, traffic)" ip -n $BL link del stripe0
+	--sender 0x5EED0D01 --flows 4 --per-flow 50 \
+	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$" \
+	--then "ip -n $BL link del stripe0" >/dev/null
+r=$?
+h=$(held_in "$TOP/build/held-json.$$")
+check "D: bl's master held forged frames ($h >= 150)" test "${h:-0}" -ge 150
+check "D: delete bl's master (links, held frames, traffic)" test "$r" = 0
 check "D: delete gw's master (links, traffic)" ip -n $GW link del stripe0
 check "D: the links stay, as qdiscs without a master" \
 	bash -c "tc -n $GW qdisc show dev g1 | grep -q 'qdisc stripe' &&
@@ -313,12 +324,18 @@ mem_back "D, traffic stopped" "$MEM0"
 # --- E: the namespace holding bl's master and links deleted under load ---
 traffic_start
 master_opts $BL hold-max 1000ms
-ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
-	--sender 0x5EED0E01 --flows 4 --per-flow 50 >/dev/null
 r0=$(modref)
-# A namespace lives while a process is in it: end them, then delete.
+# A namespace lives while a process is in it: end them, then delete it
+# while the master holds forged frames.
 kill $SRV_T $SRV_U 2>/dev/null
-check "E: delete bl's namespace (master, held frames, links, traffic)" ip netns del $BL
+ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
+	--sender 0x5EED0E01 --flows 4 --per-flow 50 \
+	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$" \
+	--then "ip netns del $BL" >/dev/null
+r=$?
+h=$(held_in "$TOP/build/held-json.$$")
+check "E: bl's master held forged frames ($h >= 150)" test "${h:-0}" -ge 150
+check "E: delete bl's namespace (master, held frames, links, traffic)" test "$r" = 0
 wait $SRV_T $SRV_U 2>/dev/null
 # Its seven qdiscs (master and six links) release the module when the
 # namespace is really gone (cleanup_net runs later, asynchronously).
@@ -364,18 +381,21 @@ tb_setup 2
 tb_stripe 2
 master_opts $BL reorder on hold-max 1000ms buffer-limit 1000 flow-limit 200
 master_opts $GW reorder on
+# Within hold-max (1 s), from inside the injector: hold 640 frames, lower
+# the limits below that, then one more flow with a gap, whose frame must
+# bring rx_held within the new buffer-limit (not only its own flow's).
 ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
-	--flows 8 --per-flow 80 >/dev/null
-h=$(mstat $BL rx_held)
+	--flows 8 --per-flow 80 \
+	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$" \
+	--then "tc -n $BL qdisc change dev stripe0 root stripe buffer-limit 100 flow-limit 50" \
+	--trigger-flow 20 >/dev/null
+r=$?
+h=$(held_in "$TOP/build/held-json.$$")
 check "G: 640 forged frames held ($h)" test "${h:-0}" -ge 600
-check "G: buffer-limit lowered to 100, flow-limit to 50 while $h are held" \
-	master_opts $BL buffer-limit 100 flow-limit 50
-# One more flow with a gap: the limit must now be enforced over every flow.
-ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
-	--first-flow 20 --flows 1 --per-flow 1 >/dev/null
-sleep 0.5
+check "G: buffer-limit lowered to 100, flow-limit to 50 while they are held" test "$r" = 0
 h=$(mstat $BL rx_held)
-check "G: the master still answers, rx_held now $h" test -n "$h"
+check "G: the master still answers; rx_held within the new limit ($h <= 100)" \
+	test -n "$h" -a "${h:-999}" -le 100
 check "G: rx_held returns to 0 after hold-max" \
 	wait_for bash -c "$(declare -f mstat); [ \"\$(mstat $BL rx_held)\" = 0 ]"
 check "G: traffic still flows" ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2

@@ -23,6 +23,7 @@ delivers is dropped by IP and reaches no socket.
 import argparse
 import socket
 import struct
+import subprocess
 import sys
 
 ETH_P_STRIPE = 0x88B5
@@ -64,6 +65,8 @@ def main():
     h.add_argument("--per-flow", type=int, default=80)
     h.add_argument("--size", type=int, default=1000)
     h.add_argument("--fseq-base", type=int, default=1000)
+    h.add_argument("--then", action="append", default=[])
+    h.add_argument("--trigger-flow", type=int)
     f = sub.add_parser("frame")
     f.add_argument("ifname")
     f.add_argument("mac")
@@ -91,8 +94,14 @@ def main():
             p1.send(a.sender, flow, gseq, q + 2 + k, a.size)
             gseq += 1
             held += 1
+    rc = 0
+    for cmd in a.then:
+        rc = rc or subprocess.run(cmd, shell=True).returncode
+    if a.trigger_flow is not None:
+        p1.send(a.sender, a.trigger_flow, gseq, a.fseq_base, a.size)
+        p1.send(a.sender, a.trigger_flow, gseq + 1, a.fseq_base + 2, a.size)
     print(held)
-    return 0
+    return rc
 
 
 if __name__ == "__main__":
