@@ -25,6 +25,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 
 ETH_P_STRIPE = 0x88B5
 VERSION = 1
@@ -84,6 +85,9 @@ def main():
     p1, p2 = Port(a.if1, a.mac1), Port(a.if2, a.mac2)
     # Link 2 has delivered gseq 1 only: it is "behind" every frame below.
     p2.send(a.sender, 255, 1, 0, a.size)
+    # It must be there before the frames of link 1: the two paths are
+    # processed apart, and a gap seen while link 2 is unknown is lost at once.
+    time.sleep(0.05)
     gseq = 100
     held = 0
     for flow in range(a.first_flow, a.first_flow + a.flows):
