@@ -66,6 +66,7 @@ def main():
     h.add_argument("--per-flow", type=int, default=80)
     h.add_argument("--size", type=int, default=1000)
     h.add_argument("--fseq-base", type=int, default=1000)
+    h.add_argument("--lead", type=float, default=0.5)
     h.add_argument("--then", action="append", default=[])
     h.add_argument("--trigger-flow", type=int)
     f = sub.add_parser("frame")
@@ -85,9 +86,11 @@ def main():
     p1, p2 = Port(a.if1, a.mac1), Port(a.if2, a.mac2)
     # Link 2 has delivered gseq 1 only: it is "behind" every frame below.
     p2.send(a.sender, 255, 1, 0, a.size)
-    # It must be there before the frames of link 1: the two paths are
-    # processed apart, and a gap seen while link 2 is unknown is lost at once.
-    time.sleep(0.05)
+    # It must be there before the frames of link 1 (a gap seen while link 2
+    # is unknown is lost at once), and under load it waits in the link's
+    # queue behind other traffic: --lead seconds (< 4 x hold-max, after
+    # which the receiver would count link 2 as silent).
+    time.sleep(a.lead)
     gseq = 100
     held = 0
     for flow in range(a.first_flow, a.first_flow + a.flows):
