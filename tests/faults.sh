@@ -158,8 +158,8 @@ master_opts() {	# master_opts NS OPTS... -- tc qdisc change on stripe0
 	tc -n "$ns" qdisc change dev stripe0 root stripe "$@"
 }
 
-held_in() {	# held_in FILE -- rx_held in a saved tc -s -j of stripe0
-	python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[0]['master'].get('rx_held', 0))" \
+held_in() {	# held_in FILE -- rx_held in the first tc -s -j line of FILE
+	python3 -c "import json,sys; print(json.loads(open(sys.argv[1]).readline())[0]['master'].get('rx_held', 0))" \
 		"$1" 2>/dev/null
 	rm -f "$1"
 }
@@ -264,7 +264,7 @@ ll0=$(mstat $BL rx_lost_limit)
 sampler=$!
 held=$(ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
 	--flows 8 --per-flow 80 \
-	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$")
+	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0")
 h_after=$(held_in "$TOP/build/held-json.$$")
 wait $sampler
 samples=$(tr '\n' ' ' <"$TOP/build/held.$$")
@@ -290,7 +290,7 @@ lt0=$(mstat $BL rx_lost_timeout)
 ll0=$(mstat $BL rx_lost_limit)
 held=$(ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
 	--sender 0x5EED0C02 --flows 8 --per-flow 250 \
-	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$")
+	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0")
 t0=$(date +%s%N)
 h=$(held_in "$TOP/build/held-json.$$")
 check "C: $held forged frames held, traffic stopped ($h >= $((held * 9 / 10)))" \
@@ -316,9 +316,9 @@ mem_back "A-C, traffic stopped" "$MEM0"
 traffic_start
 master_opts $BL hold-max 1000ms
 ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
-	--sender 0x5EED0D01 --flows 8 --per-flow 250 --then "sleep 0.2" \
-	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$" \
-	--then "ip -n $BL link del stripe0" >/dev/null
+	--sender 0x5EED0D01 --flows 8 --per-flow 250 --step sleep:0.2 \
+	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0" \
+	--step "ip:link del stripe0" >/dev/null
 r=$?
 h=$(held_in "$TOP/build/held-json.$$")
 check "D: bl's master held forged frames ($h >= 1500)" test "${h:-0}" -ge 1500
@@ -350,9 +350,9 @@ r0=$(modref)
 # while the master holds forged frames.
 kill $SRV_T $SRV_U 2>/dev/null
 ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
-	--sender 0x5EED0E01 --flows 8 --per-flow 250 --then "sleep 0.2" \
-	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$" \
-	--then "ip netns del $BL" >/dev/null
+	--sender 0x5EED0E01 --flows 8 --per-flow 250 --step sleep:0.2 \
+	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0" \
+	--step "ip:netns del $BL" >/dev/null
 r=$?
 h=$(held_in "$TOP/build/held-json.$$")
 check "E: bl's master held forged frames ($h >= 1500)" test "${h:-0}" -ge 1500
@@ -409,8 +409,9 @@ check "G: ping over reorder on" ip netns exec $GW ping -c 2 -i 0.2 -W 2 10.9.0.2
 # bring rx_held within the new buffer-limit (not only its own flow's).
 ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
 	--flows 8 --per-flow 80 \
-	--then "tc -n $BL -s -j qdisc show dev stripe0 >$TOP/build/held-json.$$" \
-	--then "tc -n $BL qdisc change dev stripe0 root stripe buffer-limit 100 flow-limit 50" \
+	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0" \
+	--step "tc:qdisc change dev stripe0 root stripe buffer-limit 100 flow-limit 50" \
+	--step "tc:qdisc show dev stripe0" \
 	--trigger-flow 20 >/dev/null
 r=$?
 h=$(held_in "$TOP/build/held-json.$$")

@@ -10,6 +10,13 @@
       it).  Then on IF1, for each of N flows: one frame that starts the flow
       (delivered at once), and PER-FLOW frames after a one-frame gap, which
       the receiver must hold.  Prints the number of frames meant to be held.
+      Then, in order, each --step: "tc:ARGS" is a line for a tc batch of
+      namespace --ns ("qdisc show ..." lines print one JSON line to --out),
+      "ip:ARGS" a line for an ip batch of --ns ("ip:netns del X" too).  Both
+      batches are started before the first frame: hold-max is at most 1 s,
+      and under emulation starting a process can take most of it.  Last,
+      --trigger-flow F sends flow F's start and one frame after a gap.
+      "sleep:S" waits S seconds.
 
   inject.py frame IF MAC --sender ID --flow F --gseq G --fseq Q [--size B]
       One frame.
@@ -67,7 +74,9 @@ def main():
     h.add_argument("--size", type=int, default=1000)
     h.add_argument("--fseq-base", type=int, default=1000)
     h.add_argument("--lead", type=float, default=0.5)
-    h.add_argument("--then", action="append", default=[])
+    h.add_argument("--step", action="append", default=[])
+    h.add_argument("--ns")
+    h.add_argument("--out")
     h.add_argument("--trigger-flow", type=int)
     f = sub.add_parser("frame")
     f.add_argument("ifname")
@@ -84,6 +93,21 @@ def main():
         return 0
 
     p1, p2 = Port(a.if1, a.mac1), Port(a.if2, a.mac2)
+    batch = {}
+    ns = ["-n", a.ns] if a.ns else []
+    for step in a.step:
+        kind = step.split(":", 1)[0]
+        if kind in batch or kind == "sleep":
+            continue
+        if kind == "tc":
+            argv = ["stdbuf", "-oL", "tc"] + ns + ["-s", "-j", "-force", "-batch", "-"]
+        elif kind == "ip":
+            argv = ["ip"] + ([] if step.startswith("ip:netns ") else ns) + \
+                ["-force", "-batch", "-"]
+        else:
+            sys.exit("unknown step " + step)
+        batch[kind] = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, text=True)
     # Link 2 has delivered gseq 1 only: it is "behind" every frame below.
     p2.send(a.sender, 255, 1, 0, a.size)
     # It must be there before the frames of link 1 (a gap seen while link 2
@@ -101,9 +125,25 @@ def main():
             p1.send(a.sender, flow, gseq, q + 2 + k, a.size)
             gseq += 1
             held += 1
+    out = open(a.out, "w") if a.out else None
+    for step in a.step:
+        kind, line = step.split(":", 1)
+        if kind == "sleep":
+            time.sleep(float(line))
+            continue
+        b = batch[kind]
+        b.stdin.write(line + "\n")
+        b.stdin.flush()
+        if kind == "tc" and line.startswith("qdisc show"):
+            res = b.stdout.readline()
+            if out:
+                out.write(res)
+                out.flush()
     rc = 0
-    for cmd in a.then:
-        rc = rc or subprocess.run(cmd, shell=True).returncode
+    for b in batch.values():
+        b.stdin.close()
+        b.stdout.read()
+        rc = rc or b.wait()
     if a.trigger_flow is not None:
         p1.send(a.sender, a.trigger_flow, gseq, a.fseq_base, a.size)
         p1.send(a.sender, a.trigger_flow, gseq + 1, a.fseq_base + 2, a.size)
