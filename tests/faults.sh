@@ -401,8 +401,13 @@ mem_back "F, all gone, module unloaded" "$MEM_BASE"
 
 # --- G: limits lowered at run time below what is held ---
 check "G: the module loads again" stripe_load
-tb_setup 2
-tb_stripe 2
+# The same shaped six links as above: on two bare veth links the forged
+# frames were not held (not understood yet; see the final report of #6).
+tb_setup 6
+for i in 1 2 3 4 5 6; do
+	tb_shape "$i" 100mbit "$(( (i - 1) * 100 ))us"
+done
+tb_stripe 6
 check "G: reorder on, hold-max 1s, buffer-limit 1000, flow-limit 200" \
 	bash -c "tc -n $GW qdisc change dev stripe0 root stripe reorder on &&
 		 tc -n $BL qdisc change dev stripe0 root stripe reorder on hold-max 1000ms buffer-limit 1000 flow-limit 200"
