@@ -298,7 +298,7 @@ t0=$(date +%s%N)
 h=$(held_in "$TOP/build/held-json.$$")
 check "C: $held forged frames held, traffic stopped ($h >= $((held * 9 / 10)))" \
 	test "${h:-0}" -ge $((held * 9 / 10))
-for i in $(seq 1 $((40 * SLOW))); do
+for i in $(seq 1 $((60 * SLOW))); do
 	[ "$(mstat $BL rx_held)" = 0 ] && break
 	sleep 0.25
 done
@@ -306,8 +306,8 @@ ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 lt1=$(mstat $BL rx_lost_timeout)
 ll1=$(mstat $BL rx_lost_limit)
 log "C: rx_held $(mstat $BL rx_held) after $ms ms; lost_timeout +$((lt1 - lt0)), lost_limit +$((ll1 - ll0))"
-check "C: rx_held returns to 0 after hold-max (${ms} ms <= $((HOLD_MS + 4000 * SLOW)))" \
-	test "$(mstat $BL rx_held)" = 0 -a "$ms" -le $((HOLD_MS + 4000 * SLOW))
+check "C: rx_held returns to 0 after hold-max (${ms} ms <= $((HOLD_MS + 10000 * SLOW)))" \
+	test "$(mstat $BL rx_held)" = 0 -a "$ms" -le $((HOLD_MS + 10000 * SLOW))
 check "C: released by hold-max, one gap per flow (lost_timeout +$((lt1 - lt0)) >= 8), not by a limit (+$((ll1 - ll0)))" \
 	test $((lt1 - lt0)) -ge 8 -a $((ll1 - ll0)) = 0
 check "C: hold-max 50ms and the default limits back on bl" \
@@ -423,8 +423,10 @@ ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
 	--trigger-flow 20 >/dev/null
 r=$?
 h=$(held_in "$TOP/build/held-json.$$")
-[ "${h:-0}" -ge 600 ] || log "G: $(tc -n $BL -s qdisc show dev stripe0 | tr '\n' ' ')"
-check "G: 640 forged frames held ($h)" test "${h:-0}" -ge 600
+[ "${h:-0}" -ge 300 ] || log "G: $(tc -n $BL -s qdisc show dev stripe0 | tr '\n' ' ')"
+# Some may still be on the way through netem: 300 is three times the limit
+# about to be set.
+check "G: forged frames held ($h >= 300 of 640)" test "${h:-0}" -ge 300
 check "G: buffer-limit lowered to 100, flow-limit to 50 while they are held" test "$r" = 0
 h=$(mstat $BL rx_held)
 check "G: the master still answers; rx_held within the new limit ($h <= 100)" \
