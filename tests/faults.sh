@@ -292,7 +292,7 @@ wait_for bash -c "$(declare -f mstat); [ \"\$(mstat $BL rx_held)\" = 0 ]"
 lt0=$(mstat $BL rx_lost_timeout)
 ll0=$(mstat $BL rx_lost_limit)
 held=$(ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
-	--sender 0x5EED0C02 --flows 8 --per-flow 250 \
+	--sender 0x5EED0C02 --flows 8 --per-flow 250 --step sleep:0.3 \
 	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0")
 t0=$(date +%s%N)
 h=$(held_in "$TOP/build/held-json.$$")
