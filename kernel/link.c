@@ -62,6 +62,8 @@ u32 stripe_link_flags(const struct stripe_link *link)
 	if ((flags & STRIPE_LINK_F_UP) && (flags & STRIPE_LINK_F_CARRIER) &&
 	    rcu_access_pointer(link->master))
 		flags |= STRIPE_LINK_F_ACTIVE;
+	if (READ_ONCE(link->rx_silent))
+		flags |= STRIPE_LINK_F_SILENT;
 	return flags;
 }
 

@@ -97,15 +97,27 @@ static void stripe_reseq_release(struct stripe_reseq *r,
 	__skb_queue_tail(&r->out, skb);
 }
 
+/* How long @link has been silent while its sender was heard on others:
+ * measured up to the sender's last frame, not to now, so that the link
+ * that carried a burst's last frame is not called silent once the burst
+ * is over; and from the end of the sender's last pause at the earliest.
+ */
+static u64 stripe_reseq_silent_for(const struct stripe_rx_sender *s,
+				   unsigned int link)
+{
+	u64 since = max(s->link_seen[link], s->active_since);
+
+	return s->last_seen > since ? s->last_seen - since : 0;
+}
+
 /* May the gap before a frame sent as @gseq be declared lost? */
 static bool stripe_reseq_gap_lost(const struct stripe_rx_sender *s,
-				  const struct stripe_reseq_cfg *cfg, u32 gseq,
-				  u64 now)
+				  const struct stripe_reseq_cfg *cfg, u32 gseq)
 {
 	unsigned int i;
 
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
-		if (now - max(s->link_seen[i], s->active_since) > cfg->silent_ns)
+		if (stripe_reseq_silent_for(s, i) > cfg->silent_ns)
 			continue;	/* silent: out of the rule */
 		if (seq_before(s->newest[i], gseq))
 			return false;
@@ -125,7 +137,7 @@ static void stripe_reseq_drain(struct stripe_reseq *r,
 		struct stripe_rx_cb *cb = stripe_cb(head);
 
 		if (cb->fseq != f->next) {
-			if (stripe_reseq_gap_lost(s, cfg, cb->gseq, now))
+			if (stripe_reseq_gap_lost(s, cfg, cb->gseq))
 				r->stats.lost_link++;
 			else if (now - cb->arrived >= cfg->hold_ns)
 				r->stats.lost_timeout++;
@@ -434,15 +446,13 @@ bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 			      u64 now)
 {
 	const struct stripe_rx_sender *s = stripe_reseq_latest(r);
-	u64 since;
 
 	if (!s || link >= STRIPE_RX_LINKS || now - s->last_seen > cfg->silent_ns)
 		return false;
 	/* Never heard on: perhaps the peer is not on that link at all */
 	if (!test_bit(link, s->links))
 		return false;
-	since = max(s->active_since, s->link_seen[link]);
-	return now - since > cfg->silent_ns;
+	return stripe_reseq_silent_for(s, link) > cfg->silent_ns;
 }
 
 /* The largest skew of any link of the sender heard from last, in us */

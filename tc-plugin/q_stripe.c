@@ -402,6 +402,7 @@ static void stripe_print_link_flags(struct rtattr *rta)
 		{ STRIPE_LINK_F_UP,	 "up" },
 		{ STRIPE_LINK_F_CARRIER, "carrier" },
 		{ STRIPE_LINK_F_ACTIVE,	 "active" },
+		{ STRIPE_LINK_F_SILENT,	 "silent" },
 	};
 	bool first = true;
 	__u32 flags;

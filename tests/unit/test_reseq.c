@@ -193,15 +193,15 @@ static void test_silent_link_leaves(void)
 	check(OUT(TAG(5, 1), TAG(5, 2), TAG(5, 3)) && r.held == 2,
 	      "silent link: frames wait while it may still deliver");
 	data(0, 1, 5, 7, 7, 30 * MS);
-	data(1, 1, 5, 8, 8, 40 * MS);
+	data(1, 1, 5, 8, 8, 45 * MS);
 	stripe_reseq_tick(&r, &cfg, 49 * MS);
-	check(NOTHING_OUT(), "silent link: not yet left at 49 ms");
-	stripe_reseq_tick(&r, &cfg, 51 * MS);
+	check(NOTHING_OUT(),
+	      "silent link: not left while the others were heard within the bound");
+	data(1, 1, 5, 10, 10, 50 * MS + 500 * US);	/* 9 went on the dead link */
 	check(OUT(TAG(5, 5), TAG(5, 6), TAG(5, 7), TAG(5, 8)) &&
 	      r.stats.lost_link == 1 && !r.stats.lost_timeout,
-	      "silent link: after the silence bound it leaves the rule");
-	data(0, 1, 5, 10, 10, 52 * MS);		/* 9 went on the dead link */
-	data(1, 1, 5, 11, 11, 52 * MS);
+	      "silent link: once the others were heard past the bound, it leaves the rule");
+	data(0, 1, 5, 11, 11, 51 * MS);
 	check(OUT(TAG(5, 10), TAG(5, 11)) && r.stats.lost_link == 2,
 	      "silent link: later gaps close at once");
 }
@@ -225,6 +225,11 @@ static void test_link_silent_for_failover(void)
 	      "failover: a link quiet for a hold bound while the sender is active is silent");
 	check(!stripe_reseq_link_silent(&r, &cfg, 1, 500 * MS),
 	      "failover: once the sender went quiet too, nothing is called silent");
+	start();
+	data(0, 1, 5, 1, 1, 0);
+	marker(1, 1, 1, 1 * MS);	/* a burst ends with a marker 1 ms later */
+	check(!stripe_reseq_link_silent(&r, &cfg, 0, 50 * MS + 500 * US),
+	      "failover: the link of a burst's last frame is not silent after it");
 	check(!stripe_reseq_link_silent(&r, &cfg, 2, 100 * MS),
 	      "failover: a link never heard on is not (the peer may not be there)");
 	stripe_reseq_destroy(&r);

@@ -165,7 +165,11 @@ enum {
 /* Link state flags, TCA_STRIPE_LSTAT_FLAGS */
 #define STRIPE_LINK_F_UP	(1U << 0)	/* admin up and running */
 #define STRIPE_LINK_F_CARRIER	(1U << 1)
-#define STRIPE_LINK_F_ACTIVE	(1U << 2)	/* taking part in striping */
+#define STRIPE_LINK_F_ACTIVE	(1U << 2)	/* joined, up, with carrier */
+#define STRIPE_LINK_F_SILENT	(1U << 3)	/* reorder on: the peer is not
+						 * heard on it, so it is left
+						 * (failover) and only probed
+						 */
 
 /* Inside TCA_STRIPE_XSTATS_LINK; counters are u64 unless noted */
 enum {
