@@ -89,6 +89,21 @@ check_timing "with reorder off the same run shows the reordering (OFO > 1000)" \
 check_timing "reorder on cuts the receiver's reordering 20-fold ($ofo_on vs $ofo_off)" \
 	test $(( ${ofo_on:-999999} * 20 )) -le "${ofo_off:-0}"
 
+# --- the same with 0..2 ms of skew (link i: (i-1) * 400 us one way) ---
+for i in 1 2 3 4 5 6; do
+	tb_shape "$i" 100mbit "$(( (i - 1) * 400 ))us"
+done
+reorder on
+ofo_on2=$(stream)
+reorder off
+ofo_off2=$(stream)
+log "skew 0..2 ms: receiver OFO $ofo_on2 with reorder on, $ofo_off2 with reorder off"
+check_timing "skew 0..2 ms: reorder on cuts the receiver's reordering 20-fold ($ofo_on2 vs $ofo_off2)" \
+	test $(( ${ofo_on2:-999999} * 20 )) -le "${ofo_off2:-0}" -a "${ofo_off2:-0}" -gt 1000
+for i in 1 2 3 4 5 6; do
+	tb_shape "$i" 100mbit "$(( (i - 1) * 100 ))us"
+done
+
 # --- one UDP flow comes out of stripe0 in exact order ---
 reorder on
 SP=$TOP/tools/stripe-perf
