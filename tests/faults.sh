@@ -298,7 +298,8 @@ held=$(ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)
 	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0")
 t0=$(date +%s%N)
 h=$(held_in "$TOP/build/held-json.$$")
-check "C: $held forged frames held, traffic stopped ($h >= $((held * 9 / 10)))" \
+# On the debug kernel the frames may not all arrive within hold-max.
+check_timing "C: $held forged frames held, traffic stopped ($h >= $((held * 9 / 10)))" \
 	test "${h:-0}" -ge $((held * 9 / 10))
 for i in $(seq 1 $((60 * SLOW))); do
 	[ "$(mstat $BL rx_held)" = 0 ] && break
@@ -310,7 +311,7 @@ ll1=$(mstat $BL rx_lost_limit)
 log "C: rx_held $(mstat $BL rx_held) after $ms ms; lost_timeout +$((lt1 - lt0)), lost_limit +$((ll1 - ll0))"
 check "C: rx_held returns to 0 after hold-max (${ms} ms <= $((HOLD_MS + 10000 * SLOW)))" \
 	test "$(mstat $BL rx_held)" = 0 -a "$ms" -le $((HOLD_MS + 10000 * SLOW))
-check "C: released by hold-max, one gap per flow (lost_timeout +$((lt1 - lt0)) >= 8), not by a limit (+$((ll1 - ll0)))" \
+check_timing "C: released by hold-max, one gap per flow (lost_timeout +$((lt1 - lt0)) >= 8), not by a limit (+$((ll1 - ll0)))" \
 	test $((lt1 - lt0)) -ge 8 -a $((ll1 - ll0)) = 0
 check "C: hold-max 50ms and the default limits back on bl" \
 	master_opts $BL buffer-limit 8192 flow-limit 1024 hold-max 50ms
