@@ -18,9 +18,18 @@
  *   list and table, link weights and limits, the master's configuration.
  *   tc and rtnetlink call us with RTNL held; so does the netdev notifier.
  * - The transmit path runs under rcu_read_lock_bh() (dev_queue_xmit), on
- *   every CPU at once, and takes no lock of ours.  It reads master->table
- *   with rcu_dereference_bh(); a link that leaves is first removed from the
- *   table, and freed only after a grace period (call_rcu).
+ *   every CPU at once.  It reads master->table with rcu_dereference_bh(); a
+ *   link that leaves is first removed from the table, and freed only after
+ *   a grace period (call_rcu).  With reorder off it takes no lock of ours;
+ *   with reorder on it numbers and queues each frame under its link's
+ *   tx_lock (then the link's qdisc and driver locks: never the reverse),
+ *   as the marker timer does for markers.
+ * - The receive side (rx.c) keeps everything under rx->lock (BH): the
+ *   resequencer, the NAPI queue, the timer's queued state.  rx->lock and a
+ *   link's tx_lock are never held together.
+ * - Flags and estimates read without a lock on the hot path (link->rx_silent,
+ *   rx->skew_ns, the stripe-min byte counts) use READ_ONCE/WRITE_ONCE; a
+ *   stale value costs a packet's placement, never memory safety.
  * - Per-CPU data needs no lock: the SRR state (cursor, credits) and the
  *   counters, which are u64_stats and summed when dumped.
  * - link->master is written under RTNL and read under RCU (the link qdisc's
