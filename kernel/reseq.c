@@ -213,8 +213,38 @@ static struct stripe_rx_sender *stripe_reseq_sender(struct stripe_reseq *r,
 	s->id = id;
 	for (i = 0; i < STRIPE_FLOW_BUCKETS; i++)
 		__skb_queue_head_init(&s->flows[i].held);
+	for (i = 0; i < STRIPE_RX_LINKS; i++) {
+		s->owd_min[i] = S32_MAX;
+		s->owd_min_last[i] = S32_MAX;
+	}
 	r->senders[free] = s;
 	return s;
+}
+
+/* Base one-way delay: queueing only ever adds delay, so the least delay a
+ * link showed over the last one to two windows is its path's own, however
+ * loaded.  The clock offset between the hosts is in every link's value and
+ * cancels in the differences.
+ */
+static void stripe_reseq_note_owd(struct stripe_rx_sender *s, u32 link,
+				  s32 owd_us, u64 now)
+{
+	unsigned int i;
+
+	if (now - s->owd_window > STRIPE_RX_OWD_WINDOW_NS) {
+		for (i = 0; i < STRIPE_RX_LINKS; i++) {
+			s->owd_min_last[i] = s->owd_min[i];
+			s->owd_min[i] = S32_MAX;
+		}
+		s->owd_window = now;
+	}
+	if (owd_us < s->owd_min[link])
+		s->owd_min[link] = owd_us;
+}
+
+static s32 stripe_reseq_base_owd(const struct stripe_rx_sender *s, u32 link)
+{
+	return min(s->owd_min[link], s->owd_min_last[link]);
 }
 
 /* What a frame (data or marker) tells about its link. */
@@ -222,25 +252,18 @@ static void stripe_reseq_note_link(struct stripe_rx_sender *s,
 				   const struct stripe_reseq_cfg *cfg, u32 link,
 				   u32 gseq, const struct stripe_reseq_now *now)
 {
-	s64 owd = (s64)now->owd_us * 16;
-
 	if (bitmap_empty(s->links, STRIPE_RX_LINKS) ||
 	    now->ns - s->last_seen > cfg->silent_ns)
 		s->active_since = now->ns;	/* a pause ended */
 	s->last_seen = now->ns;
-	/* One-way delay, smoothed over 16 frames; the clock offset between
-	 * the two hosts is in every link's value, so differences are exact.
-	 */
 	if (!test_bit(link, s->links)) {
 		__set_bit(link, s->links);
 		s->newest[link] = gseq;
-		s->owd[link] = owd;
-	} else {
-		if (seq_before(s->newest[link], gseq))
-			s->newest[link] = gseq;
-		s->owd[link] += (owd - s->owd[link]) / 16;
+	} else if (seq_before(s->newest[link], gseq)) {
+		s->newest[link] = gseq;
 	}
 	s->link_seen[link] = now->ns;
+	stripe_reseq_note_owd(s, link, now->owd_us, now->ns);
 }
 
 /* Insert in fseq order; false if it is a duplicate. */
@@ -466,22 +489,23 @@ u32 stripe_reseq_max_skew(const struct stripe_reseq *r)
 	return max_skew;
 }
 
-/* How much later than the fastest link does @link deliver, for the sender
- * heard from last?  False if not measured.
+/* How much later than the fastest link does @link deliver, on its base
+ * delay, for the sender heard from last?  False if not measured lately.
  */
 bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
 {
 	const struct stripe_rx_sender *s = stripe_reseq_latest(r);
-	s64 fastest = S64_MAX;
+	s32 owd, fastest = S32_MAX;
 	unsigned int i;
 
 	if (!s || link >= STRIPE_RX_LINKS || !test_bit(link, s->links))
 		return false;
+	owd = stripe_reseq_base_owd(s, link);
+	if (owd == S32_MAX)
+		return false;
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
-		if (s->owd[i] < fastest &&
-		    s->last_seen - s->link_seen[i] < STRIPE_RX_IDLE_NS)
-			fastest = s->owd[i];
-	*skew_us = s->owd[link] > fastest ?
-		   (u32)((s->owd[link] - fastest) >> 4) : 0;
+		if (s->last_seen - s->link_seen[i] < STRIPE_RX_IDLE_NS)
+			fastest = min(fastest, stripe_reseq_base_owd(s, i));
+	*skew_us = owd > fastest ? (u32)((s64)owd - fastest) : 0;
 	return true;
 }

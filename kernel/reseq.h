@@ -26,6 +26,8 @@
  * cannot keep a returning peer out for long.
  */
 #define STRIPE_RX_IDLE_NS	(1000ULL * 1000 * 1000)
+/* The base one-way delay of a link is its least over one to two windows */
+#define STRIPE_RX_OWD_WINDOW_NS	(1000ULL * 1000 * 1000)
 
 /* A stripe header, checked and in host order */
 struct stripe_wire_info {
@@ -67,7 +69,10 @@ struct stripe_rx_sender {
 	DECLARE_BITMAP(links, STRIPE_RX_LINKS);	/* links it was heard on */
 	u32 newest[STRIPE_RX_LINKS];	/* newest gseq per link */
 	u64 link_seen[STRIPE_RX_LINKS];	/* ns */
-	s64 owd[STRIPE_RX_LINKS];	/* one-way delay, us << 4, smoothed */
+	/* Least one-way delay per link (us) in this window and the last */
+	u64 owd_window;			/* ns, start of this window */
+	s32 owd_min[STRIPE_RX_LINKS];
+	s32 owd_min_last[STRIPE_RX_LINKS];
 	DECLARE_BITMAP(pending, STRIPE_FLOW_BUCKETS);
 	struct stripe_rx_flow flows[STRIPE_FLOW_BUCKETS];
 };

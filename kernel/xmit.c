@@ -222,16 +222,21 @@ static int stripe_xmit_reorder(struct stripe_master *m,
  */
 static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 					      const struct stripe_table *t,
-					      u32 hash, unsigned int len)
+					      struct sk_buff *skb,
+					      unsigned int len)
 {
-	struct stripe_tx_flow *f = &m->tx_flow[hash & (STRIPE_FLOW_BUCKETS - 1)];
 	u32 min = READ_ONCE(m->cfg.stripe_min);
 	unsigned long now = jiffies;
+	struct stripe_tx_flow *f;
 	struct stripe_link *link;
+	u32 hash;
 	u64 bytes;
 
+	/* The flow hash is computed only when a policy needs it */
 	if (!min)
 		return NULL;
+	hash = skb_get_hash(skb);
+	f = &m->tx_flow[hash & (STRIPE_FLOW_BUCKETS - 1)];
 	bytes = READ_ONCE(f->bytes);
 	if (time_after(now, READ_ONCE(f->last) + HZ))
 		bytes = 0;
@@ -251,7 +256,6 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct neighbour *n, *wait_neigh = NULL;
 	const struct stripe_table *t;
 	unsigned int len = skb->len;
-	u32 hash = skb_get_hash(skb);
 	struct stripe_srr *srr;
 	u32 tries;
 	int rc;
@@ -263,7 +267,7 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (unlikely(srr->gen != t->gen))
 		stripe_srr_reset(srr, t);
 
-	link = stripe_pinned_link(m, t, hash, len);
+	link = stripe_pinned_link(m, t, skb, len);
 	for (tries = 0; tries < t->n; tries++) {
 		if (!link || tries)
 			link = stripe_srr_pick(srr, t, len);
@@ -293,8 +297,8 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	skb_dst_drop(skb);
 send:
 	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON) {
-		rc = stripe_xmit_reorder(m, link, n, skb,
-					 hash & (STRIPE_FLOW_BUCKETS - 1));
+		rc = stripe_xmit_reorder(m, link, n, skb, skb_get_hash(skb) &
+					 (STRIPE_FLOW_BUCKETS - 1));
 		stripe_count_tx(m, link, len, !net_xmit_eval(rc));
 		return NETDEV_TX_OK;
 	}

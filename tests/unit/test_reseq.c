@@ -6,6 +6,7 @@
  * counters.  Output is TAP.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "harness.h"
 
@@ -383,6 +384,48 @@ static void test_skew(void)
 	check(stripe_reseq_max_skew(&r) == 400, "skew: the largest is link 1's");
 }
 
+/* Queueing adds delay at random; the skew is the paths' own difference */
+static void test_skew_under_queueing(void)
+{
+	struct stripe_reseq_now now = { .ns = 0 };
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .sender = 1 };
+	u32 seq = 0, skew1;
+	unsigned int i, link;
+
+	start();
+	srand(7);
+	for (i = 0; i < 2000; i++) {
+		for (link = 0; link < 2; link++) {
+			wi.gseq = wi.fseq = seq++;
+			/* clock offset 5000 us, link 1 300 us longer, and up
+			 * to 3 ms in a queue, empty one frame in 50
+			 */
+			now.owd_us = 5000 + 300 * link +
+				     (rand() % 50 ? rand() % 3000 : 0);
+			stripe_reseq_frame(&r, &cfg, link, &wi,
+					   frame_skb(10, 0), &now);
+		}
+		__skb_queue_purge(&r.out);
+		now.ns += 1000 * US;
+	}
+	check(stripe_reseq_skew(&r, 1, &skew1) && skew1 == 300,
+	      "skew: queueing delay does not count, the path's does (300 us)");
+
+	/* link 1's path gets 200 us shorter: followed within two windows */
+	for (i = 0; i < 2500; i++) {
+		for (link = 0; link < 2; link++) {
+			wi.gseq = wi.fseq = seq++;
+			now.owd_us = 5000 + 100 * link;
+			stripe_reseq_frame(&r, &cfg, link, &wi,
+					   frame_skb(10, 0), &now);
+		}
+		__skb_queue_purge(&r.out);
+		now.ns += 1000 * US;
+	}
+	check(stripe_reseq_skew(&r, 1, &skew1) && skew1 == 100,
+	      "skew: a path that changed is followed (100 us)");
+}
+
 int main(void)
 {
 	stripe_reseq_init(&r);
@@ -401,6 +444,7 @@ int main(void)
 	test_limits();
 	test_senders();
 	test_skew();
+	test_skew_under_queueing();
 	stripe_reseq_destroy(&r);
 	check(!kshim_skbs && !kshim_allocs, "no frame and no state leaked");
 	printf("# reseq: %d passed, %d failed\n", tests - failures, failures);

@@ -26,6 +26,7 @@ typedef int32_t s32;
 typedef int64_t s64;
 
 #define S64_MAX INT64_MAX
+#define S32_MAX INT32_MAX
 #define BIT(n) (1UL << (n))
 #define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
 #define sizeof_field(t, m) sizeof(((t *)0)->m)
