@@ -384,44 +384,43 @@ static void test_skew(void)
 	check(stripe_reseq_max_skew(&r) == 400, "skew: the largest is link 1's");
 }
 
+/* Frames on links 0 and 1, one a millisecond each: clock offset 5000 us,
+ * link 1 @extra_us longer, and with @queueing up to 3 ms in a queue, empty
+ * one frame in 50.
+ */
+static void feed_two_links(u32 *seq, struct stripe_reseq_now *now,
+			   unsigned int ms, s32 extra_us, bool queueing)
+{
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .sender = 1 };
+	unsigned int i, link;
+
+	for (i = 0; i < ms; i++) {
+		for (link = 0; link < 2; link++) {
+			wi.gseq = wi.fseq = (*seq)++;
+			now->owd_us = 5000 + extra_us * link;
+			if (queueing && rand() % 50)
+				now->owd_us += rand() % 3000;
+			stripe_reseq_frame(&r, &cfg, link, &wi,
+					   frame_skb(10, 0), now);
+		}
+		__skb_queue_purge(&r.out);
+		now->ns += 1000 * US;
+	}
+}
+
 /* Queueing adds delay at random; the skew is the paths' own difference */
 static void test_skew_under_queueing(void)
 {
 	struct stripe_reseq_now now = { .ns = 0 };
-	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .sender = 1 };
 	u32 seq = 0, skew1;
-	unsigned int i, link;
 
 	start();
 	srand(7);
-	for (i = 0; i < 2000; i++) {
-		for (link = 0; link < 2; link++) {
-			wi.gseq = wi.fseq = seq++;
-			/* clock offset 5000 us, link 1 300 us longer, and up
-			 * to 3 ms in a queue, empty one frame in 50
-			 */
-			now.owd_us = 5000 + 300 * link +
-				     (rand() % 50 ? rand() % 3000 : 0);
-			stripe_reseq_frame(&r, &cfg, link, &wi,
-					   frame_skb(10, 0), &now);
-		}
-		__skb_queue_purge(&r.out);
-		now.ns += 1000 * US;
-	}
+	feed_two_links(&seq, &now, 2000, 300, true);
 	check(stripe_reseq_skew(&r, 1, &skew1) && skew1 == 300,
 	      "skew: queueing delay does not count, the path's does (300 us)");
-
 	/* link 1's path gets 200 us shorter: followed within two windows */
-	for (i = 0; i < 2500; i++) {
-		for (link = 0; link < 2; link++) {
-			wi.gseq = wi.fseq = seq++;
-			now.owd_us = 5000 + 100 * link;
-			stripe_reseq_frame(&r, &cfg, link, &wi,
-					   frame_skb(10, 0), &now);
-		}
-		__skb_queue_purge(&r.out);
-		now.ns += 1000 * US;
-	}
+	feed_two_links(&seq, &now, 2500, 100, false);
 	check(stripe_reseq_skew(&r, 1, &skew1) && skew1 == 100,
 	      "skew: a path that changed is followed (100 us)");
 }
