@@ -79,7 +79,7 @@ static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 					   const struct stripe_table *t,
 					   unsigned int len)
 {
-	u32 visits, c;
+	u32 visits, pass, c;
 
 	for (visits = 0; visits <= 2 * t->n; visits++) {
 		c = srr->cursor;
@@ -88,14 +88,20 @@ static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 		stripe_srr_advance(srr, t);
 	}
 	/* Credit is short everywhere (a quantum far below the packet size):
-	 * take the next link that can send at all, but not a cut one.
+	 * take the next link that can send at all, but not a cut one -- unless
+	 * every link that can send looks cut.  Silence is cleared only by
+	 * hearing the peer, and a peer with nothing to answer stays quiet:
+	 * holding back then would stall both ends for good.  So send anyway,
+	 * as bonding keeps using its last slave.
 	 */
-	for (visits = 0; visits < t->n; visits++) {
-		c = srr->cursor;
-		if (stripe_link_can_send(t->slot[c].link) &&
-		    !READ_ONCE(t->slot[c].link->rx_silent))
-			goto found;
-		stripe_srr_advance(srr, t);
+	for (pass = 0; pass < 2; pass++) {
+		for (visits = 0; visits < t->n; visits++) {
+			c = srr->cursor;
+			if (stripe_link_can_send(t->slot[c].link) &&
+			    (pass || !READ_ONCE(t->slot[c].link->rx_silent)))
+				goto found;
+			stripe_srr_advance(srr, t);
+		}
 	}
 	return NULL;
 found:
