@@ -15,13 +15,15 @@
 #      below what is held, then more frames to hold
 # After each phase: no new kernel report in the log, what could survive did,
 # memory (unreclaimable slab, skbuff objects) back within a tolerance.
-# STRIPE_FAULTS_FLAPS (default 1000), STRIPE_FAULTS_UDP (default 30M).
+# STRIPE_FAULTS_FLAPS (default 1000), STRIPE_FAULTS_UDP (default 30M);
+# STRIPE_FAULTS_ONLY_A=1 stops after phase A (to study the flaps).
 source "$(dirname "$0")/lib.sh"
 require_vm
 
 FLAPS=${STRIPE_FAULTS_FLAPS:-1000}
 UDP_RATE=${STRIPE_FAULTS_UDP:-30M}
 INJECT="python3 $TOP/tests/inject.py"
+IPERF_LOG=$(mktemp /tmp/faults-iperf.XXXXXX)	# .cli, .srv: shown on failure
 # The debug kernel is several times slower: longer polls, not weaker checks.
 SLOW=1
 debug_kernel && SLOW=3
@@ -114,6 +116,14 @@ tcp_rx() {	# tcp_rx NS PORT -- bytes received by TCP sockets on local PORT
 		grep -o 'bytes_received:[0-9]*' | awk -F: '{s += $2} END {print s + 0}'
 }
 
+link_flags() {	# link_flags NS -- each link of stripe0: name, flags, tx_packets
+	tc -n "$1" -s -j qdisc show dev stripe0 2>/dev/null | python3 -c '
+import json, sys
+q = json.load(sys.stdin)[0]
+print(" ".join("%s:%s:%s" % (l.get("name"), ",".join(l.get("flags", [])),
+      l.get("tx_packets")) for l in q.get("links", [])))' 2>&1
+}
+
 # stream_alive DESC -- the TCP stream (bl port 5201) still makes progress:
 # 256 KB more within 150 s of wall time (a stream in RTO backoff after the
 # faults resumes within TCP_RTO_MAX, 120 s; a dead one never moves)
@@ -132,18 +142,27 @@ stream_alive() {
 		tap_ok "$1: the TCP stream is alive ($b0 -> $b1 bytes in $t s)"
 	else
 		tap_fail "$1: the TCP stream is alive" \
-			"received $((b1 - b0)) bytes in $t s; client $(kill -0 "$CLI_T" 2>/dev/null && echo running || echo gone)"
+			"received $((b1 - b0)) bytes in $t s; client $(kill -0 "$CLI_T" 2>/dev/null && echo running || echo gone)" \
+			"sender's sockets: $(ip netns exec $GW ss -tinH "( dport = :5201 )" 2>&1 | tr -s ' \n' ' ')" \
+			"links (flags, tx packets) at gw: $(link_flags $GW); at bl: $(link_flags $BL)" \
+			"iperf3 client: $(tail -n 3 "$IPERF_LOG.cli" 2>&1 | tr '\n' '|')" \
+			"iperf3 server: $(tail -n 3 "$IPERF_LOG.srv" 2>&1 | tr '\n' '|')"
 	fi
 }
 
 traffic_start() {	# TCP stream (5201) and UDP flood (5202), gw -> bl
-	ip netns exec $BL iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+	# In RTO backoff after the faults, a stream may not move for up to
+	# TCP_RTO_MAX (120 s), iperf3's default receive timeout, after which
+	# iperf3 would end a stream that TCP still recovers.
+	ip netns exec $BL iperf3 -s -1 -p 5201 --rcv-timeout 900000 \
+		>"$IPERF_LOG.srv" 2>&1 &
 	SRV_T=$!
 	ip netns exec $BL iperf3 -s -1 -p 5202 >/dev/null 2>&1 &
 	SRV_U=$!
 	wait_for listening $BL 5201
 	wait_for listening $BL 5202
-	ip netns exec $GW iperf3 -c 10.9.0.2 -p 5201 -t 900 >/dev/null 2>&1 &
+	ip netns exec $GW iperf3 -c 10.9.0.2 -p 5201 -t 900 --forceflush \
+		>"$IPERF_LOG.cli" 2>&1 &
 	CLI_T=$!
 	ip netns exec $GW iperf3 -c 10.9.0.2 -p 5202 -u -b "$UDP_RATE" -l 1200 \
 		-t 900 >/dev/null 2>&1 &
@@ -232,8 +251,15 @@ log "A: $FLAPS flaps of gw's g6 and bl's b5 took $(( $(date +%s) - t0 )) s"
 check "A: $FLAPS flaps of a link on each side ran" test "$r1$r2" = 00
 check "A: all six links active again on both masters" \
 	wait_for bash -c "$(declare -f mstat links_active); links_active $GW 6 && links_active $BL 6"
+log "A: sender's socket after the flaps: $(ip netns exec $GW ss -tinH "( dport = :5201 )" | tr -s ' \n' ' ')"
+log "A: links (flags, tx packets) at gw: $(link_flags $GW); at bl: $(link_flags $BL)"
 stream_alive "A: after the flaps"
 kernel_clean "A"
+if [ "${STRIPE_FAULTS_ONLY_A:-0}" = 1 ]; then
+	traffic_stop
+	tap_done
+	exit
+fi
 
 # --- B: links removed and re-added under load ---
 ok=0
