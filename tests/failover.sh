@@ -5,7 +5,9 @@
 #  - a link cut both ways mid-stream: the stream survives, both ends leave
 #    the link, and take it back once it heals;
 #  - a link taken down at the sender: the stream survives, and the
-#    receiver's resequencer does not stall on it.
+#    receiver's resequencer does not stall on it;
+#  - one-way traffic calls no healthy link silent;
+#  - every usable link looks cut: the sender still sends.
 # Ratios only: each phase is compared with a clean run of the same length.
 source "$(dirname "$0")/lib.sh"
 require_vm
@@ -44,6 +46,11 @@ stream() {
 goodput() {	# goodput NAME -- Mbit/s of a finished stream, empty if it failed
 	python3 -c "import json; print(int(json.load(open('$OUT.$1'))['summary']['goodput_bps'] / 1e6))" 2>/dev/null ||
 		sed 's/^/# stripe-perf: /' "$OUT.$1" | head -5 >&2
+}
+silent_links() {	# silent_links NS -- the links of stripe0 flagged silent
+	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+print(" ".join(l["name"] for l in json.load(sys.stdin)[0]["links"] if "silent" in l.get("flags", [])))'
 }
 # at_least A B PCT -- A >= PCT % of B
 at_least() { [ -n "$1" ] && [ -n "$2" ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]; }
@@ -126,12 +133,35 @@ wait_for listening $BL 5301
 ip netns exec $GW "$SP" -c 10.9.0.2 -u -b 450M -l 8000 -t 4 -i 0 -J >"$OUT.udp" 2>&1
 wait
 udp=$(python3 -c "import json; u=json.load(open('$OUT.udp'))['summary']['udp']; print(u['received'], u['lost'])" 2>/dev/null)
-silent=$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-print(" ".join(l["name"] for l in json.load(sys.stdin)[0]["links"] if "silent" in l.get("flags", [])))')
+silent=$(silent_links $GW)
 log "one-way UDP at 75 % of the links: received, lost = $udp; links gw calls silent: ${silent:-none}"
 set -- $udp
 check "one-way traffic: no healthy link is called silent" test -z "$silent"
 check_timing "one-way traffic: nothing lost (< 0.5 %)" \
 	test "${1:-0}" -gt 0 -a $(( ${2:-1} * 200 )) -lt "${1:-0}"
+
+# --- every usable link looks cut: the sender still sends ---
+# (Regression: a master whose usable links were all marked silent held
+# back for good, since only the peer's frames clear the mark and a peer
+# with nothing to answer stays quiet.)  gw hears bl only on link 6 for a
+# while, and calls links 1-5 silent; then link 6 leaves gw's master, the
+# cuts heal and bl falls quiet.
+for i in 1 2 3 4 5; do	# bl -> gw only: sw's port towards gw drops
+	tc -n $SW qdisc replace dev "sg$i" root netem loss 100%
+done
+# Large pings: the peer stripes them over all six links, gw answers those
+# it gets (on link 6), and so judges the links while bl is active.
+ip netns exec $BL ping -c 60 -i 0.02 -s 8000 -W 1 10.9.0.1 >/dev/null
+silent=$(silent_links $GW)
+log "bl -> gw cut on links 1-5: links gw calls silent: ${silent:-none}"
+check "all cut but one: the receiver's side calls the cut links silent" \
+	test "$silent" = "g1 g2 g3 g4 g5"
+tc -n $GW qdisc del dev g6 root
+for i in 1 2 3 4 5; do tb_shape "$i" 100mbit; done
+sleep 1
+check "every link looks cut: the sender still sends, and hears back" \
+	ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2
+silent=$(silent_links $GW)
+check "every link looked cut: once heard again, none is silent (${silent:-none})" \
+	test -z "$silent"
 tap_done
