@@ -117,12 +117,29 @@ static bool stripe_reseq_gap_lost(const struct stripe_rx_sender *s,
 	unsigned int i;
 
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
-		if (stripe_reseq_silent_for(s, i) > cfg->silent_ns)
-			continue;	/* silent: out of the rule */
+		if (stripe_reseq_silent_for(s, i) > cfg->silent_ns ||
+		    test_bit(i, s->stale))
+			continue;	/* out of the rule */
 		if (seq_before(s->newest[i], gseq))
 			return false;
 	}
 	return true;
+}
+
+/* A gap before @gseq waited out the hold bound: the links that had not
+ * passed it delivered nothing in all that time while others did, so they
+ * are most likely down.  They leave the rule until they deliver again, so
+ * that the next gaps behind them are not each held to the bound too: a
+ * flow stalls on its first gap, the sender stops, and silence, measured
+ * in the sender's frames, would never build up.
+ */
+static void stripe_reseq_mark_stale(struct stripe_rx_sender *s, u32 gseq)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
+		if (seq_before(s->newest[i], gseq))
+			__set_bit(i, s->stale);
 }
 
 /* Deliver what can go from one bucket. */
@@ -137,12 +154,14 @@ static void stripe_reseq_drain(struct stripe_reseq *r,
 		struct stripe_rx_cb *cb = stripe_cb(head);
 
 		if (cb->fseq != f->next) {
-			if (stripe_reseq_gap_lost(s, cfg, cb->gseq))
+			if (stripe_reseq_gap_lost(s, cfg, cb->gseq)) {
 				r->stats.lost_link++;
-			else if (now - cb->arrived >= cfg->hold_ns)
+			} else if (now - cb->arrived >= cfg->hold_ns) {
 				r->stats.lost_timeout++;
-			else
+				stripe_reseq_mark_stale(s, cb->gseq);
+			} else {
 				break;
+			}
 		}
 		stripe_reseq_release(r, f, now);
 	}
@@ -263,6 +282,7 @@ static void stripe_reseq_note_link(struct stripe_rx_sender *s,
 		s->newest[link] = gseq;
 	}
 	s->link_seen[link] = now->ns;
+	__clear_bit(link, s->stale);
 	stripe_reseq_note_owd(s, link, now->owd_us, now->ns);
 }
 

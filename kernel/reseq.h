@@ -67,6 +67,8 @@ struct stripe_rx_sender {
 	u64 last_seen;			/* ns, any frame */
 	u64 active_since;		/* ns, end of the last pause */
 	DECLARE_BITMAP(links, STRIPE_RX_LINKS);	/* links it was heard on */
+	/* links that held a gap to the hold bound, until heard again */
+	DECLARE_BITMAP(stale, STRIPE_RX_LINKS);
 	u32 newest[STRIPE_RX_LINKS];	/* newest gseq per link */
 	u64 link_seen[STRIPE_RX_LINKS];	/* ns */
 	/* Least one-way delay per link (us) in this window and the last */

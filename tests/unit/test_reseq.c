@@ -255,6 +255,40 @@ static void test_pause_is_not_silence(void)
 	      !r.stats.late, "pause: its frame arrives and nothing is lost");
 }
 
+/* A link dies mid-flow with several of its frames lost: the flow stalls
+ * on the first gap and the sender stops, so the link never goes silent in
+ * the sender's frames.  One gap waits out the bound; the next ones behind
+ * the same link do not.
+ */
+static void test_dead_link_costs_one_timeout(void)
+{
+	u32 g;
+
+	start();
+	/* gseq = fseq = 1..9 round robin on links 0, 1, 2; link 2 dies
+	 * after gseq 2: 5 and 8 are lost
+	 */
+	for (g = 1; g <= 9; g++)
+		if (g % 3 != 2 || g == 2)
+			data(g % 3, 1, 5, g, g, g * 10 * US);
+	marker(1, 1, 9, 100 * US);	/* link 1 idle: marked up to date */
+	check(OUT(TAG(5, 1), TAG(5, 2), TAG(5, 3), TAG(5, 4)) && r.held == 3,
+	      "dead link: the frames behind its first lost one are held");
+	stripe_reseq_tick(&r, &cfg, 60 * US + cfg.hold_ns);
+	check(OUT(TAG(5, 6), TAG(5, 7), TAG(5, 9)) &&
+	      r.stats.lost_timeout == 1 && r.stats.lost_link == 1,
+	      "dead link: the first gap waits out the bound, the next is lost at once");
+	/* link 2 delivers again: back in the rule, and waited for */
+	data(2, 1, 5, 10, 10, 200 * US);
+	marker(1, 1, 12, 210 * US);
+	data(0, 1, 5, 12, 12, 220 * US);	/* 11 is still on link 2 */
+	check(OUT(TAG(5, 10)) && r.held == 1 && r.stats.lost_link == 1,
+	      "dead link: once it delivers again, its gaps are waited for");
+	data(2, 1, 5, 11, 11, 230 * US);
+	check(OUT(TAG(5, 11), TAG(5, 12)) && !r.stats.late,
+	      "dead link: and its frame arrives, nothing lost");
+}
+
 static void test_timeout(void)
 {
 	start();
@@ -438,6 +472,7 @@ int main(void)
 	test_pause_is_not_silence();
 	test_link_silent_for_failover();
 	test_timeout();
+	test_dead_link_costs_one_timeout();
 	test_flows_are_independent();
 	test_late_and_duplicates();
 	test_limits();
