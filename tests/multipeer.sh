@@ -48,11 +48,13 @@ for h in $(seq 1 $HOSTS); do
 	ip netns exec $GW iperf3 -c "10.9.0.$((10 + h))" -t 2 >/dev/null 2>&1 &
 done
 wait
+# 20 KB a link: a share of the stream, not a stray frame (on the debug
+# kernel four parallel 2 s streams may carry only a few hundred KB a host)
 check "each host received on all six links" \
 	bash -c "for h in \$(seq 1 $HOSTS); do
 		n=\$(tc -n h\$h-$$ -s -j qdisc show dev stripe0 | python3 -c '
 import json,sys; q=json.load(sys.stdin)[0]
-print(sum(1 for l in q[\"links\"] if l[\"rx_bytes\"] > 100000))')
+print(sum(1 for l in q[\"links\"] if l[\"rx_bytes\"] > 20000))')
 		[ \"\$n\" = 6 ] || exit 1
 	done"
 check "the gateway resolved every host on every link" \
