@@ -48,6 +48,10 @@ for h in $(seq 1 $HOSTS); do
 	ip netns exec $GW iperf3 -c "10.9.0.$((10 + h))" -t 2 >/dev/null 2>&1 &
 done
 wait
+for h in $(seq 1 $HOSTS); do
+	log "host $h received per link: $(tc -n "h$h-$$" -s -j qdisc show dev stripe0 | python3 -c '
+import json,sys; print(" ".join(str(l["rx_bytes"]) for l in json.load(sys.stdin)[0]["links"]))')"
+done
 # 20 KB a link: a share of the stream, not a stray frame (on the debug
 # kernel four parallel 2 s streams may carry only a few hundred KB a host)
 check "each host received on all six links" \
