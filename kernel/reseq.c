@@ -16,7 +16,9 @@
  *   delivers nothing for silent_ns while its sender is active leaves the
  *   rule (it died, or its markers are lost); a pause of the whole sender
  *   does not count as silence, or after every pause the slow links would
- *   leave the rule and their frames be declared lost;
+ *   leave the rule and their frames be declared lost.  A link that kept
+ *   a gap open until the hold bound is out of the rule too, until it
+ *   delivers again (see stripe_reseq_mark_stale());
  * - the hold bound (hold_ns) expires, or the flow or buffer limit is hit.
  *
  * Everything here comes from the wire: a header is checked before it is
