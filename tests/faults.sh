@@ -116,6 +116,10 @@ tcp_rx() {	# tcp_rx NS PORT -- bytes received by TCP sockets on local PORT
 		grep -o 'bytes_received:[0-9]*' | awk -F: '{s += $2} END {print s + 0}'
 }
 
+sender_sockets() {	# the TCP stream's sockets at gw, on one line
+	ip netns exec $GW ss -tinH "( dport = :5201 )" 2>&1 | tr -s ' \n' ' '
+}
+
 link_flags() {	# link_flags NS -- each link of stripe0: name, flags, tx_packets
 	tc -n "$1" -s -j qdisc show dev stripe0 2>/dev/null | python3 -c '
 import json, sys
@@ -143,7 +147,7 @@ stream_alive() {
 	else
 		tap_fail "$1: the TCP stream is alive" \
 			"received $((b1 - b0)) bytes in $t s; client $(kill -0 "$CLI_T" 2>/dev/null && echo running || echo gone)" \
-			"sender's sockets: $(ip netns exec $GW ss -tinH "( dport = :5201 )" 2>&1 | tr -s ' \n' ' ')" \
+			"sender's sockets: $(sender_sockets)" \
 			"links (flags, tx packets) at gw: $(link_flags $GW); at bl: $(link_flags $BL)" \
 			"iperf3 client: $(tail -n 3 "$IPERF_LOG.cli" 2>&1 | tr '\n' '|')" \
 			"iperf3 server: $(tail -n 3 "$IPERF_LOG.srv" 2>&1 | tr '\n' '|')"
@@ -251,7 +255,7 @@ log "A: $FLAPS flaps of gw's g6 and bl's b5 took $(( $(date +%s) - t0 )) s"
 check "A: $FLAPS flaps of a link on each side ran" test "$r1$r2" = 00
 check "A: all six links active again on both masters" \
 	wait_for bash -c "$(declare -f mstat links_active); links_active $GW 6 && links_active $BL 6"
-log "A: sender's socket after the flaps: $(ip netns exec $GW ss -tinH "( dport = :5201 )" | tr -s ' \n' ' ')"
+log "A: sender's sockets after the flaps: $(sender_sockets)"
 log "A: links (flags, tx packets) at gw: $(link_flags $GW); at bl: $(link_flags $BL)"
 stream_alive "A: after the flaps"
 kernel_clean "A"
