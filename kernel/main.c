@@ -42,6 +42,10 @@ static void __exit stripe_module_exit(void)
 	unregister_qdisc(&stripe_qdisc_ops);
 	rtnl_link_unregister(&stripe_link_ops);
 	stripe_notifier_unregister();
+	/* Links are freed by call_rcu() (qdisc.c): let those callbacks run
+	 * before the module text they point to goes away.
+	 */
+	rcu_barrier();
 }
 
 module_init(stripe_module_init);

@@ -156,15 +156,30 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		kfree_skb(skb);
 		return;
 	}
+	/* GRO (stripe_rx_poll) rewrites a frame's shared info, so the frame
+	 * must own it.  A clone shares it: over a veth without NAPI the frame
+	 * is a clone of the sending TCP socket's own skb (GRO would empty the
+	 * fragments of the sender's retransmit queue), and a packet tap on the
+	 * link makes any frame shared.  veth unclones before GRO too.
+	 */
+	if (unlikely(skb_unclone(skb, GFP_ATOMIC))) {
+		dev_core_stats_rx_dropped_inc(m->dev);
+		kfree_skb(skb);
+		return;
+	}
 	if (unlikely(READ_ONCE(link->rx_silent)))
 		WRITE_ONCE(link->rx_silent, false);	/* heard again */
 	real_us = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 	now.owd_us = (s32)(real_us - wi.tstamp);
 
-	/* From here on it is a packet of the master. */
-	skb_pull(skb, hlen);
+	/* From here on it is a packet of the master: the link's checksum
+	 * (CHECKSUM_COMPLETE) must no longer cover the header, and the link's
+	 * hash is of the outer frame, not of the flow inside.
+	 */
+	skb_pull_rcsum(skb, hlen);
 	skb->protocol = wi.proto;
 	skb_reset_network_header(skb);
+	skb_clear_hash(skb);
 	skb->dev = m->dev;
 
 	stripe_rx_cfg(m, &cfg);
