@@ -14,8 +14,10 @@
  * arrival its occupancy is counted. When SP_RBD_THRESHOLD packets wait
  * behind a gap, the gap is declared lost and skipped.
  *
- * Duplicates are detected with a bitmap of every sequence number received
- * (one bit per datagram) and excluded from all metrics, as both RFCs ask.
+ * Duplicates are detected with a bitmap of the last SP_RO_SEEN_BITS
+ * sequence numbers and excluded from all metrics, as both RFCs ask. The
+ * bitmap has a fixed size so a sender cannot grow it with large sequence
+ * numbers; a number older than it is counted invalid (too late to tell).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -56,7 +58,8 @@ int sp_reorder_init(struct sp_reorder *r)
 	memset(r, 0, sizeof(*r));
 	r->ring_seq = calloc(SP_RO_WINDOW, sizeof(*r->ring_seq));
 	r->ring_max = calloc(SP_RO_WINDOW, sizeof(*r->ring_max));
-	if (!r->ring_seq || !r->ring_max) {
+	r->seen = calloc(SP_RO_SEEN_WORDS, sizeof(*r->seen));
+	if (!r->ring_seq || !r->ring_max || !r->seen) {
 		sp_reorder_free(r);
 		return -ENOMEM;
 	}
@@ -71,32 +74,55 @@ void sp_reorder_free(struct sp_reorder *r)
 	r->ring_seq = NULL;
 	r->ring_max = NULL;
 	r->seen = NULL;
-	r->seen_words = 0;
 }
 
-static int sp_seen_grow(struct sp_reorder *r, uint64_t seq)
+/* Lowest sequence number the window still remembers. */
+static uint64_t sp_seen_lo(uint64_t max_seq)
 {
-	uint64_t words = r->seen_words ? r->seen_words : 1024;
-	uint64_t *p;
-
-	while (words * 64 <= seq)
-		words *= 2;
-	if (words == r->seen_words)
-		return 0;
-	p = realloc(r->seen, words * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	memset(p + r->seen_words, 0, (words - r->seen_words) * sizeof(*p));
-	r->seen = p;
-	r->seen_words = words;
-	return 0;
+	return max_seq > SP_RO_SEEN_BITS ? max_seq - SP_RO_SEEN_BITS : 0;
 }
 
 static int sp_seen_test(const struct sp_reorder *r, uint64_t seq)
 {
-	if (seq / 64 >= r->seen_words)
+	uint64_t bit = seq % SP_RO_SEEN_BITS;
+
+	if (seq >= r->s.max_seq || seq < sp_seen_lo(r->s.max_seq))
 		return 0;
-	return (r->seen[seq / 64] >> (seq % 64)) & 1;
+	return (r->seen[bit / 64] >> (bit % 64)) & 1;
+}
+
+static void sp_seen_clear(struct sp_reorder *r, uint64_t seq)
+{
+	uint64_t bit = seq % SP_RO_SEEN_BITS;
+
+	r->seen[bit / 64] &= ~(1ULL << (bit % 64));
+}
+
+/* The highest sequence number moves up to top - 1. Numbers falling out of
+ * the window leave the RBD buffer first: held ones are released, gaps
+ * given up on. Work is bounded by the window, whatever the jump.
+ */
+static void sp_seen_slide(struct sp_reorder *r, uint64_t top)
+{
+	uint64_t old = r->s.max_seq, new_lo = sp_seen_lo(top), seq;
+
+	seq = r->rbd_next;
+	if (seq < new_lo) {
+		for (; seq < new_lo && seq < old; seq++) {
+			if (sp_seen_test(r, seq))
+				r->rbd_occ--;
+			else
+				r->s.rbd_lost++;
+		}
+		r->s.rbd_lost += new_lo - seq;
+		r->rbd_next = new_lo;
+	}
+	if (top - old >= SP_RO_SEEN_BITS)
+		memset(r->seen, 0, SP_RO_SEEN_WORDS * sizeof(*r->seen));
+	else
+		for (seq = old; seq < top; seq++)
+			sp_seen_clear(r, seq);
+	r->s.max_seq = top;
 }
 
 #define SP_RING(i)	((i) % SP_RO_WINDOW)
@@ -143,7 +169,8 @@ static void sp_rbd_add(struct sp_reorder *r, uint64_t s)
 		r->rbd_occ++;
 		if (r->rbd_occ > SP_RBD_THRESHOLD) {
 			/* give up on the gap(s) in front of the held packets */
-			while (!sp_seen_test(r, r->rbd_next)) {
+			while (r->rbd_next < m->max_seq &&
+			       !sp_seen_test(r, r->rbd_next)) {
 				r->rbd_next++;
 				m->rbd_lost++;
 			}
@@ -166,7 +193,9 @@ int sp_reorder_add(struct sp_reorder *r, uint64_t seq)
 	struct sp_reorder_sum *m = &r->s;
 	uint64_t i, e, d, n, prev_max;
 
-	if (seq >= SP_RO_MAX_SEQ || seq > m->max_seq + SP_RO_MAX_JUMP) {
+	/* 64-bit numbers: an honest sender never wraps them */
+	if (seq > m->max_seq + SP_RO_MAX_JUMP || seq == UINT64_MAX ||
+	    seq < sp_seen_lo(m->max_seq)) {
 		m->invalid++;
 		return SP_RO_INVALID;
 	}
@@ -174,19 +203,15 @@ int sp_reorder_add(struct sp_reorder *r, uint64_t seq)
 		m->dup++;
 		return SP_RO_DUPLICATE;
 	}
-	if (sp_seen_grow(r, seq)) {
-		m->invalid++;
-		return SP_RO_INVALID;
-	}
-	r->seen[seq / 64] |= 1ULL << (seq % 64);
+	if (seq >= m->max_seq)
+		sp_seen_slide(r, seq + 1);
+	r->seen[(seq % SP_RO_SEEN_BITS) / 64] |= 1ULL << (seq % 64);
 	m->received++;
 
 	i = ++r->arrivals;
 	prev_max = i > 1 ? r->ring_max[SP_RING(i - 1)] : 0;
 	r->ring_seq[SP_RING(i)] = seq;
 	r->ring_max[SP_RING(i)] = i > 1 && prev_max > seq ? prev_max : seq;
-	if (seq + 1 > m->max_seq)
-		m->max_seq = seq + 1;
 
 	sp_rbd_add(r, seq);
 

@@ -22,7 +22,12 @@
 #define SP_NREORD_MAX		16
 /* Largest jump ahead accepted; beyond it the number is taken as garbage. */
 #define SP_RO_MAX_JUMP		(1ULL << 24)
-#define SP_RO_MAX_SEQ		(1ULL << 31)
+/* Sequence numbers remembered for duplicate detection: a fixed window
+ * behind the highest one seen, so memory does not follow the sequence
+ * number. Anything older is counted as too late (invalid), not guessed.
+ */
+#define SP_RO_SEEN_BITS		65536
+#define SP_RO_SEEN_WORDS	(SP_RO_SEEN_BITS / 64)
 
 unsigned int sp_hist_bucket(uint64_t v);
 uint64_t sp_hist_lo(unsigned int b);
@@ -34,7 +39,7 @@ struct sp_reorder_sum {
 	uint64_t reordered;	/* RFC 4737 3.3: s < NextExp on arrival */
 	uint64_t max_seq;	/* highest sequence number seen + 1 */
 	uint64_t max_extent;	/* within the window */
-	uint64_t invalid;	/* sequence number out of any sane range */
+	uint64_t invalid;	/* too far ahead, or behind the window */
 	uint64_t extent[SP_HIST_N];	/* RFC 4737 4.2 */
 	uint64_t degree[SP_HIST_N];	/* largest n a packet is n-reordered */
 	uint64_t nreord[SP_NREORD_MAX + 1];	/* [n]: n-reordered, 5.1 */
@@ -50,8 +55,10 @@ struct sp_reorder {
 	uint64_t arrivals;	/* index i of the last distinct arrival */
 	uint64_t *ring_seq;	/* s[i] */
 	uint64_t *ring_max;	/* max(s[1..i]): non-decreasing in i */
-	uint64_t *seen;		/* bitmap of received sequence numbers */
-	uint64_t seen_words;
+	uint64_t *seen;		/* bit seq % SP_RO_SEEN_BITS, for sequence
+				 * numbers in [max_seq - SP_RO_SEEN_BITS,
+				 * max_seq)
+				 */
 	uint64_t rbd_next;	/* RFC 5236: next sequence number to release */
 	uint64_t rbd_occ;	/* packets held */
 };

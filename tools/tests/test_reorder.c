@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* RFC 4737 / RFC 5236 metrics on sequences worked out by hand. */
+#include <malloc.h>
 #include <string.h>
 
 #include "../reorder.h"
@@ -152,6 +153,92 @@ static void test_far(void)
 	sp_reorder_free(&r);
 }
 
+/* Heap in use, counting the large blocks malloc maps on their own. */
+static size_t sp_heap(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+/* Issue 15, defect 1: a sender jumping ahead must not make the receiver
+ * allocate in proportion to the sequence number.
+ */
+static void test_jumps_bounded(void)
+{
+	size_t before, after;
+	struct sp_reorder r;
+	uint64_t seq = 0;
+	unsigned int i, bad = 0;
+
+	before = sp_heap();
+	sp_reorder_init(&r);
+	for (i = 0; i < 64; i++) {
+		seq += SP_RO_MAX_JUMP;
+		if (sp_reorder_add(&r, seq) != SP_RO_IN_ORDER)
+			bad++;
+	}
+	after = sp_heap();
+	diag("tracker heap after 64 jumps to %llu: %zu KiB",
+	     (unsigned long long)seq, (after - before) >> 10);
+	ok(!bad && after - before < (1u << 20),
+	   "64 jumps of 2^24 accepted in under 1 MiB of heap");
+	ok(r.s.rbd_max <= SP_RBD_THRESHOLD + 1,
+	   "RBD holds no more than its threshold across jumps");
+	sp_reorder_free(&r);
+}
+
+/* Issue 15, defect 2: an honest stream passes 2^31 datagrams after 41
+ * minutes at 10 Gbit/s; numbers beyond it are still sequence numbers.
+ */
+static void test_past_2_31(void)
+{
+	uint64_t base = (1ULL << 31) - 8, s, bad = 0;
+	struct sp_reorder r;
+
+	sp_reorder_init(&r);
+	/* get there the way a sender would, in steps it may take */
+	for (s = SP_RO_MAX_JUMP; s < base; s += SP_RO_MAX_JUMP)
+		sp_reorder_add(&r, s);
+	for (s = base; s < base + 16; s++)
+		if (sp_reorder_add(&r, s) != SP_RO_IN_ORDER)
+			bad++;
+	ok(!bad && r.s.invalid == 0, "sequence numbers past 2^31 count");
+	ok(sp_reorder_add(&r, base + 3) == SP_RO_DUPLICATE,
+	   "a duplicate past 2^31 is seen as one");
+	ok(sp_reorder_add(&r, base + 20) == SP_RO_IN_ORDER &&
+	   sp_reorder_add(&r, base + 18) == SP_RO_REORDERED,
+	   "reordering past 2^31 is measured");
+	ok(sp_reorder_add(&r, base - SP_RO_SEEN_BITS) == SP_RO_INVALID,
+	   "a number older than the window counts invalid, not received");
+	sp_reorder_free(&r);
+}
+
+/* The window slides: duplicates inside it are found, the buffer releases
+ * what falls out of it.
+ */
+static void test_window_slides(void)
+{
+	struct sp_reorder r;
+	uint64_t s, dups = 0;
+
+	sp_reorder_init(&r);
+	for (s = 0; s < 3 * SP_RO_SEEN_BITS; s++)
+		sp_reorder_add(&r, s);
+	for (s = 2 * SP_RO_SEEN_BITS + 1; s < 3 * SP_RO_SEEN_BITS; s += 997)
+		dups += sp_reorder_add(&r, s) == SP_RO_DUPLICATE;
+	ok(dups == 66 && r.s.dup == 66 && r.s.received == 3 * SP_RO_SEEN_BITS,
+	   "duplicates inside the sliding window are counted (%llu)",
+	   (unsigned long long)dups);
+	/* one gap, then a jump that pushes it out of the window */
+	sp_reorder_add(&r, 3 * SP_RO_SEEN_BITS + 1);
+	sp_reorder_add(&r, 5 * SP_RO_SEEN_BITS);
+	ok(r.rbd_occ <= 1 && r.rbd_next >= 4 * SP_RO_SEEN_BITS,
+	   "RBD lets go of what leaves the window (occupancy %llu)",
+	   (unsigned long long)r.rbd_occ);
+	sp_reorder_free(&r);
+}
+
 void test_reorder(void)
 {
 	test_buckets();
@@ -161,4 +248,7 @@ void test_reorder(void)
 	test_burst();
 	test_dup_loss();
 	test_far();
+	test_jumps_bounded();
+	test_past_2_31();
+	test_window_slides();
 }
