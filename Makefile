@@ -1,23 +1,61 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # stripe: one command each.
-#   make          build the module, the tc plugin and stripe-perf
+#   make          build the module, the tc plugin and stripe-perf, for the
+#                 running kernel (its headers, gcc and libmnl are all it
+#                 needs: scripts/deps build installs them)
+#   make install  install them (DESTDIR, PREFIX; see Documentation/install.rst)
+#   make dkms-install  the module under DKMS instead (rebuilt on kernel updates)
 #   make check    host unit tests, then the netns suite in a VM
 #   make check-debug  the netns suite on a KASAN/lockdep kernel (built once)
-#   make demo     one stream over six links, stripe vs teql, in a VM
+#   make demo     stripe vs teql and bonding where they fail, in a VM
 #   make bench    the side-by-side benchmark (bench/run); make pktgen: pps
 #   make W=1      build the module with extra warnings (kernel's W=1)
 #
-# KDIR defaults to the running kernel's build tree when it can load modules,
-# otherwise to the headers of the distro kernel the VM boots.
+# check, demo, bench, pktgen, sparse and fuzz first install the test tooling
+# (qemu, a distro kernel, linux-source, clang: scripts/deps) and build the
+# module for the kernel the VM boots.  KDIR=... builds against another tree.
 
-KDIR ?= $(shell scripts/kdir 2>/dev/null)
+TEST_GOALS := check check-debug demo bench pktgen sparse fuzz
+ifneq ($(filter $(TEST_GOALS),$(MAKECMDGOALS)),)
+TESTING := 1
+endif
+# Recursive: evaluated when a recipe runs, after the deps are installed.
+KDIR ?= $(shell scripts/kdir $(if $(TESTING),--vm))
+# The release the module is built for, where make install puts it.
+KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 
-all: deps
-	$(MAKE) -C kernel KDIR="$$(scripts/kdir)" $(if $(W),W=$(W))
+VERSION := 0.1
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/stripe
+MODDIR ?= /lib/modules/$(KVER)/updates
+# Where the installed tc and ip load plugins from (scripts/iproute2-libdir).
+TC_LIB_DIR ?= $(shell scripts/iproute2-libdir tc)
+IP_LIB_DIR ?= $(shell scripts/iproute2-libdir ip)
+SYSTEMD_UNIT_DIR ?= /lib/systemd/system
+IFUPDOWN_DIR ?= /etc/network
+DKMS_SRC ?= /usr/src/stripe-$(VERSION)
+
+DEPS := $(if $(TESTING),deps)
+IP_PLUGIN := $(wildcard ip-plugin/Makefile)
+
+all: module plugins tools
+
+module: | $(DEPS)
+	@[ -n "$(KDIR)" ] || { echo "make: no kernel headers (see above)" >&2; exit 1; }
+	$(MAKE) -C kernel KDIR="$(KDIR)" $(if $(W),W=$(W))
+
+plugins: | $(DEPS)
 	$(MAKE) -C tc-plugin
+	$(if $(IP_PLUGIN),$(MAKE) -C ip-plugin)
+
+tools: | $(DEPS)
 	$(MAKE) -C tools
 
+# the test tooling (scripts/deps build: only what make needs)
 deps:
 	@scripts/deps --check >/dev/null || scripts/deps
 
@@ -28,8 +66,9 @@ check: all
 check-debug: all
 	scripts/debug-kernel --check $(TESTS)
 
+# in the VM; the table on the terminal, the chart in build/demo.png
 demo: all
-	scripts/vm-run --mem 3072 -- scripts/demo
+	scripts/demo
 
 # QUICK=1: stripe vs teql only; FULL=1: more profiles (scripts/bench)
 bench: all
@@ -39,25 +78,83 @@ bench: all
 pktgen: all
 	bench/pktgen
 
-sparse: deps
-	$(MAKE) -C kernel KDIR="$$(scripts/kdir)" C=2 CF="-D__CHECK_ENDIAN__"
+sparse: | deps
+	$(MAKE) -C kernel KDIR="$(KDIR)" C=2 CF="-D__CHECK_ENDIAN__"
 
+# --- install ---
+# The module goes to /lib/modules/KVER/updates (found before the kernel's
+# own modules); depmod runs unless DESTDIR is set (a package's postinst
+# does it then).  Boot scripts: packaging/README.
 install: all
-	$(MAKE) -C tc-plugin install
+	@[ -n "$(KVER)" ] || { echo "make install: no kernel release for KDIR '$(KDIR)'" >&2; exit 1; }
+	install -D -m 0644 kernel/sch_stripe.ko $(DESTDIR)$(MODDIR)/sch_stripe.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+	$(MAKE) install-userspace
+
+# everything but the module (make dkms-install installs it instead)
+install-userspace:
+	$(MAKE) -C tc-plugin install TC_LIB_DIR="$(TC_LIB_DIR)"
+	$(if $(IP_PLUGIN),install -d $(DESTDIR)$(IP_LIB_DIR))
+	$(if $(IP_PLUGIN),install -m 0644 ip-plugin/*.so $(DESTDIR)$(IP_LIB_DIR)/)
+	install -D -m 0755 tools/stripe-perf $(DESTDIR)$(BINDIR)/stripe-perf
+	install -D -m 0644 Documentation/tc-stripe.8 $(DESTDIR)$(MANDIR)/man8/tc-stripe.8
+	install -D -m 0644 Documentation/stripe-perf.1 $(DESTDIR)$(MANDIR)/man1/stripe-perf.1
+	mkdir -p build/install
+	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/ifupdown/stripe >build/install/stripe.hook
+	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/systemd/stripe@.service >build/install/stripe@.service
+	install -D -m 0755 packaging/stripe-bundle $(DESTDIR)$(SBINDIR)/stripe-bundle
+	install -D -m 0755 build/install/stripe.hook $(DESTDIR)$(IFUPDOWN_DIR)/if-pre-up.d/stripe
+	install -d $(DESTDIR)$(IFUPDOWN_DIR)/if-post-down.d
+	ln -sf ../if-pre-up.d/stripe $(DESTDIR)$(IFUPDOWN_DIR)/if-post-down.d/stripe
+	install -D -m 0644 build/install/stripe@.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/stripe@.service
+	install -D -m 0644 packaging/stripe0.conf $(DESTDIR)$(DOCDIR)/examples/stripe0.conf
+	install -D -m 0644 packaging/interfaces $(DESTDIR)$(DOCDIR)/examples/interfaces
+
+uninstall: uninstall-userspace
+	rm -f $(DESTDIR)$(MODDIR)/sch_stripe.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+uninstall-userspace:
+	rm -f $(DESTDIR)$(TC_LIB_DIR)/q_stripe.so
+	$(if $(IP_PLUGIN),cd ip-plugin && for f in *.so; do rm -f $(DESTDIR)$(IP_LIB_DIR)/$$f; done)
+	rm -f $(DESTDIR)$(BINDIR)/stripe-perf $(DESTDIR)$(SBINDIR)/stripe-bundle
+	rm -f $(DESTDIR)$(MANDIR)/man8/tc-stripe.8 $(DESTDIR)$(MANDIR)/man1/stripe-perf.1
+	rm -f $(DESTDIR)$(IFUPDOWN_DIR)/if-pre-up.d/stripe $(DESTDIR)$(IFUPDOWN_DIR)/if-post-down.d/stripe
+	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/stripe@.service
+	rm -rf $(DESTDIR)$(DOCDIR)
+
+# --- DKMS: the module's source in /usr/src, built for every kernel ---
+dkms-install: plugins tools
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	install -d $(DESTDIR)$(DKMS_SRC)/kernel $(DESTDIR)$(DKMS_SRC)/include/uapi/linux
+	install -m 0644 kernel/Kbuild kernel/Makefile kernel/*.c kernel/*.h $(DESTDIR)$(DKMS_SRC)/kernel/
+	rm -f $(DESTDIR)$(DKMS_SRC)/kernel/*.mod.c
+	install -m 0644 include/uapi/linux/*.h $(DESTDIR)$(DKMS_SRC)/include/uapi/linux/
+	sed 's|@VERSION@|$(VERSION)|' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
+	$(if $(DESTDIR),,dkms add -m stripe -v $(VERSION))
+	$(if $(DESTDIR),,dkms install -m stripe -v $(VERSION) $(if $(KVER),-k $(KVER)))
+	$(MAKE) install-userspace
+
+dkms-uninstall: uninstall-userspace
+	-dkms remove -m stripe -v $(VERSION) --all
+	rm -rf $(DESTDIR)$(DKMS_SRC)
 
 clean:
-	$(MAKE) -C kernel KDIR="$$(scripts/kdir)" clean
+	-$(MAKE) -C kernel KDIR="$(KDIR)" clean
 	$(MAKE) -C tc-plugin clean
+	$(if $(IP_PLUGIN),$(MAKE) -C ip-plugin clean)
 	$(MAKE) -C tools clean
 
-.PHONY: all deps check check-debug demo bench pktgen sparse install clean
+.PHONY: all module plugins tools deps check check-debug demo bench pktgen \
+	sparse install install-userspace uninstall uninstall-userspace \
+	dkms-install dkms-uninstall clean
 
 # make fuzz: libFuzzer (clang) on the host, FUZZ_SECONDS each: the tc
 # plugin's option parser and printers, and the resequencer (kernel/reseq.c)
 # on hostile frames.  See tests/fuzz/README.
 FUZZ_SECONDS ?= 60
 
-fuzz:
+fuzz: | deps
 	tests/fuzz/run $(FUZZ_SECONDS)
 
 .PHONY: fuzz
