@@ -193,6 +193,8 @@ int sp_client_run(const struct sp_opts *o)
 	s->len = o->len;
 	s->rate = p.rate;
 	s->ctrl = &ctrl;
+	memcpy(s->cookie, p.cookie, sizeof(s->cookie));
+	memcpy(&s->udp_peer, &peer.ss, sizeof(s->udp_peer));
 	if (!o->json)
 		s->on_interval = sp_client_ival;
 	if (s->udp && !s->sender) {

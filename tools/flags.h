@@ -21,7 +21,7 @@
 #define SP_MAX_TIME		86400.0
 #define SP_MAX_TCP_LEN		(1024 * 1024)
 #define SP_MAX_UDP_LEN		65507
-#define SP_MIN_UDP_LEN		32	/* the datagram header */
+#define SP_MIN_UDP_LEN		48	/* the datagram header */
 
 enum sp_mode {
 	SP_MODE_NONE,

@@ -18,7 +18,7 @@
 
 #include "ctrl.h"
 
-#define SP_PROTO_VER	1
+#define SP_PROTO_VER	2	/* 2: cookie in every datagram */
 #define SP_COOKIE_BYTES	16
 #define SP_GREET_LEN	24	/* "SPD1", cookie, stream id (BE) */
 

@@ -125,9 +125,12 @@ static void sp_udp_text(FILE *f, const struct sp_udp_stats *u)
 
 	fprintf(f, "      datagrams: %" PRIu64 " sent, %" PRIu64
 		" received, %" PRIu64 " lost (%.3f%%), %" PRIu64
-		" duplicate, %" PRIu64 " corrupt\n",
+		" duplicate, %" PRIu64 " corrupt",
 		u->sent, u->received, u->lost,
 		100 * sp_ratio(u->lost, u->sent), u->dup, u->corrupt);
+	if (u->foreign)
+		fprintf(f, ", %" PRIu64 " foreign (ignored)", u->foreign);
+	fputc('\n', f);
 	fprintf(f, "      reordering (RFC 4737): %" PRIu64
 		" reordered (%.3f%%), max extent %" PRIu64 ", n-reordering",
 		u->reordered, 100 * sp_ratio(u->reordered, u->received),
@@ -383,6 +386,7 @@ static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u)
 	sp_json_dbl(j, "loss_ratio", sp_ratio(u->lost, u->sent));
 	sp_json_u64(j, "duplicates", u->dup);
 	sp_json_u64(j, "corrupt", u->corrupt);
+	sp_json_u64(j, "foreign", u->foreign);
 	sp_json_u64(j, "reordered", u->reordered);
 	sp_json_dbl(j, "reordered_ratio", sp_ratio(u->reordered, u->received));
 	sp_json_u64(j, "max_extent", u->max_extent);

@@ -34,7 +34,7 @@ static const struct sp_field sp_stream_fields[] = {
 	U(tcp.dsack_dups), U(tcp.rcv_ooopack), U(tcp.lost), U(tcp.mptcp),
 	U(tcp.mptcp_subflows), U(tcp.mptcp_fallback),
 	U(udp.sent), U(udp.received), U(udp.lost), U(udp.dup),
-	U(udp.corrupt), U(udp.reordered), U(udp.max_extent),
+	U(udp.corrupt), U(udp.foreign), U(udp.reordered), U(udp.max_extent),
 	A(udp.extent, SP_HIST_N), A(udp.degree, SP_HIST_N),
 	A(udp.nreord, SP_NREORD_MAX + 1), A(udp.rbd, SP_HIST_N),
 	U(udp.rbd_max), U(udp.rbd_lost), U(udp.rbd_late), U(udp.owd_count),

@@ -41,6 +41,7 @@ struct sp_udp_stats {
 	uint64_t lost;
 	uint64_t dup;
 	uint64_t corrupt;	/* datagrams failing header or pattern */
+	uint64_t foreign;	/* wrong cookie or source: not this test's */
 	uint64_t reordered;
 	uint64_t max_extent;
 	uint64_t extent[SP_HIST_N];

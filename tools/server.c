@@ -246,6 +246,8 @@ static int sp_server_test(const struct sp_opts *o, int lfd, int cfd)
 	s->len = p.len;
 	s->rate = p.rate;
 	s->ctrl = &ctrl;
+	memcpy(s->cookie, p.cookie, sizeof(s->cookie));
+	memcpy(&s->udp_peer, &ra.ss, sizeof(s->udp_peer));
 	if (!o->json)
 		s->on_interval = sp_server_ival;
 

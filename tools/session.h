@@ -8,9 +8,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/socket.h>
 
 #include "ctrl.h"
 #include "owd.h"
+#include "proto.h"
 #include "reorder.h"
 #include "results.h"
 
@@ -59,6 +61,9 @@ struct sp_sess {
 	int listen_fd;		/* server: answer "busy" while running */
 	int udp_fd;		/* UDP receiver socket */
 	uint64_t udp_unknown;	/* datagrams for no stream of ours */
+	uint64_t udp_foreign;	/* wrong cookie or source address */
+	uint8_t cookie[SP_COOKIE_BYTES];	/* this test's, in every datagram */
+	struct sockaddr_storage udp_peer;	/* the only valid source */
 	struct sp_stream st[SP_MAX_STREAMS];
 	int64_t start_ns;
 	struct sp_side res;
@@ -80,6 +85,7 @@ int sp_tcp_recv(struct sp_sess *s, struct sp_stream *st, uint8_t *buf,
 		size_t buflen, int64_t now);
 
 /* udp.c */
+#define SP_UDP_HDR	48	/* also the smallest datagram */
 struct sp_udp_rx;
 int sp_udp_send(struct sp_sess *s, struct sp_stream *st);
 int sp_udp_rx_open(struct sp_udp_rx **rx);

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* UDP streams. Every datagram starts with a 32-byte header, big endian:
+/* UDP streams. Every datagram starts with a 48-byte header, big endian:
  *
- *   0  magic "SPU1"     4  stream id     8  sequence number
+ *   0  magic "SPU2"     4  stream id     8  sequence number (64 bits)
  *   16 send time, ns of CLOCK_REALTIME   24 datagram length
- *   28 header check (FNV-1a of bytes 0..27)
+ *   28 the test's cookie (16 bytes)      44 check (FNV-1a of bytes 0..43)
  *
  * followed by the pattern of (stream id, sequence number). The receiver
+ * counts only datagrams from the control connection's peer address that
+ * carry this test's cookie: anyone else who finds the port can neither
+ * add to the results nor steer the per-stream state. The receiver
  * takes the kernel's receive timestamp (SO_TIMESTAMPNS, also
  * CLOCK_REALTIME) so one-way delay leaves out our own scheduling; sender
  * and receiver must share a clock (same host, or synchronised hosts).
  */
 #include <endian.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,8 +26,9 @@
 #include "pattern.h"
 #include "session.h"
 
-#define SP_UDP_MAGIC	0x53505531u	/* "SPU1" */
-#define SP_UDP_HDR	32
+#define SP_UDP_MAGIC	0x53505532u	/* "SPU2" */
+#define SP_UDP_COOKIE	28
+#define SP_UDP_CHECK	44
 #define SP_UDP_BATCH	32
 #define SP_UDP_BUF	65536
 #define SP_UDP_ROUNDS	8	/* recvmmsg() calls per loop turn */
@@ -31,6 +37,7 @@ struct sp_udp_rx {
 	struct mmsghdr msg[SP_UDP_BATCH];
 	struct iovec iov[SP_UDP_BATCH];
 	char ctl[SP_UDP_BATCH][CMSG_SPACE(sizeof(struct timespec))];
+	struct sockaddr_storage from[SP_UDP_BATCH];
 	uint8_t *buf;
 };
 
@@ -86,7 +93,8 @@ int sp_udp_send(struct sp_sess *s, struct sp_stream *st)
 	sp_put64(hdr + 8, st->seq);
 	sp_put64(hdr + 16, (uint64_t)sp_clock_ns(CLOCK_REALTIME));
 	sp_put32(hdr + 24, s->len);
-	sp_put32(hdr + 28, sp_fnv1a(hdr, 28));
+	memcpy(hdr + SP_UDP_COOKIE, s->cookie, SP_COOKIE_BYTES);
+	sp_put32(hdr + SP_UDP_CHECK, sp_fnv1a(hdr, SP_UDP_CHECK));
 	iov[0].iov_base = hdr;
 	iov[0].iov_len = SP_UDP_HDR;
 	iov[1].iov_base = (void *)sp_pattern_udp(st->id, st->seq,
@@ -153,6 +161,30 @@ static int64_t sp_rx_time(struct msghdr *mh)
 	return sp_clock_ns(CLOCK_REALTIME);
 }
 
+/* Is the datagram from the peer the control connection came from? The
+ * port is not checked: each stream sends from its own socket.
+ */
+static bool sp_udp_from_peer(const struct sp_sess *s,
+			     const struct sockaddr_storage *from,
+			     socklen_t len)
+{
+	const struct sockaddr_in6 *a6 = (const void *)from;
+	const struct sockaddr_in6 *p6 = (const void *)&s->udp_peer;
+	const struct sockaddr_in *a4 = (const void *)from;
+	const struct sockaddr_in *p4 = (const void *)&s->udp_peer;
+
+	if (!s->udp_peer.ss_family)
+		return true;	/* nothing to compare with (unit tests) */
+	if (!len || from->ss_family != s->udp_peer.ss_family)
+		return false;
+	if (from->ss_family == AF_INET)
+		return a4->sin_addr.s_addr == p4->sin_addr.s_addr;
+	if (from->ss_family == AF_INET6)
+		return !memcmp(&a6->sin6_addr, &p6->sin6_addr,
+			       sizeof(a6->sin6_addr));
+	return false;
+}
+
 static void sp_udp_account(struct sp_sess *s, const uint8_t *p, size_t n,
 			   int64_t rx_ns, int64_t now)
 {
@@ -161,9 +193,17 @@ static void sp_udp_account(struct sp_sess *s, const uint8_t *p, size_t n,
 	uint64_t seq;
 
 	if (n < SP_UDP_HDR || sp_get32(p) != SP_UDP_MAGIC ||
-	    sp_get32(p + 28) != sp_fnv1a(p, 28) ||
-	    (id = sp_get32(p + 4)) >= s->nstreams) {
+	    sp_get32(p + SP_UDP_CHECK) != sp_fnv1a(p, SP_UDP_CHECK)) {
 		s->udp_unknown++;	/* cannot even tell the stream */
+		return;
+	}
+	if (memcmp(p + SP_UDP_COOKIE, s->cookie, SP_COOKIE_BYTES)) {
+		s->udp_foreign++;	/* another test's, or forged */
+		return;
+	}
+	id = sp_get32(p + 4);
+	if (id >= s->nstreams) {
+		s->udp_unknown++;
 		return;
 	}
 	st = &s->st[id];
@@ -197,6 +237,8 @@ int sp_udp_recv(struct sp_sess *s, struct sp_udp_rx *rx)
 			rx->msg[i].msg_hdr.msg_iovlen = 1;
 			rx->msg[i].msg_hdr.msg_control = rx->ctl[i];
 			rx->msg[i].msg_hdr.msg_controllen = sizeof(rx->ctl[i]);
+			rx->msg[i].msg_hdr.msg_name = &rx->from[i];
+			rx->msg[i].msg_hdr.msg_namelen = sizeof(rx->from[i]);
 		}
 		n = recvmmsg(s->udp_fd, rx->msg, SP_UDP_BATCH, MSG_DONTWAIT,
 			     NULL);
@@ -208,10 +250,16 @@ int sp_udp_recv(struct sp_sess *s, struct sp_udp_rx *rx)
 			return -1;
 		}
 		now = sp_now_ns();
-		for (i = 0; i < (unsigned int)n; i++)
+		for (i = 0; i < (unsigned int)n; i++) {
+			if (!sp_udp_from_peer(s, &rx->from[i],
+					      rx->msg[i].msg_hdr.msg_namelen)) {
+				s->udp_foreign++;
+				continue;
+			}
 			sp_udp_account(s, rx->iov[i].iov_base,
 				       rx->msg[i].msg_len,
 				       sp_rx_time(&rx->msg[i].msg_hdr), now);
+		}
 		if (n < SP_UDP_BATCH)
 			return 0;
 	}
@@ -278,5 +326,6 @@ void sp_udp_finish(struct sp_sess *s)
 	u->sent = sent_all;
 	u->lost = sent_all > u->received ? sent_all - u->received : 0;
 	u->corrupt = bad_all + s->udp_unknown;
+	u->foreign = s->udp_foreign;
 	free(all);
 }

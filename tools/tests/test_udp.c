@@ -35,6 +35,59 @@ static void send_seq(struct sp_sess *s, unsigned int id, uint64_t seq)
 	sp_udp_send(s, &s->st[id]);
 }
 
+/* Issue 15, defect 1: datagrams without this test's cookie, or from an
+ * address other than the control connection's peer, are not the test's.
+ */
+static void test_udp_foreign(void)
+{
+	struct sp_sess *s = calloc(1, sizeof(*s));
+	struct sockaddr_in *peer;
+	struct sp_udp_rx *rx = NULL;
+	int rxfd, txfd;
+
+	sp_sess_init(s);
+	ok(udp_pair(&rxfd, &txfd) == 0, "loopback UDP sockets");
+	s->nstreams = 1;
+	s->len = 100;
+	s->udp_fd = rxfd;
+	s->st[0].fd = txfd;
+	sp_side_init(&s->res, false, false, true, 1);
+	sp_reorder_init(&s->st[0].ro);
+	sp_owd_init(&s->st[0].owd);
+	memset(s->cookie, 0x11, sizeof(s->cookie));
+	peer = (struct sockaddr_in *)&s->udp_peer;
+	peer->sin_family = AF_INET;
+	peer->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+
+	send_seq(s, 0, 0);			/* ours */
+	memset(s->cookie, 0x22, sizeof(s->cookie));
+	send_seq(s, 0, 1ULL << 30);		/* another cookie */
+	memset(s->cookie, 0x11, sizeof(s->cookie));
+	usleep(20000);
+	s->st[0].packets = 0;
+	s->st[0].bytes = 0;
+	sp_udp_rx_open(&rx);
+	sp_udp_recv(s, rx);
+	ok(s->st[0].ro.s.received == 1 && s->udp_foreign == 1 &&
+	   s->st[0].ro.s.max_seq == 1,
+	   "a datagram with another test's cookie is foreign, not counted");
+
+	/* right cookie, but the test's peer is elsewhere */
+	peer->sin_addr.s_addr = htonl(INADDR_LOOPBACK + 1);
+	send_seq(s, 0, 1);
+	usleep(20000);
+	sp_udp_recv(s, rx);
+	ok(s->st[0].ro.s.received == 1 && s->udp_foreign == 2,
+	   "a datagram from another address is foreign, not counted");
+	sp_udp_finish(s);
+	ok(s->res.sum.udp.foreign == 2 && s->res.sum.udp.received == 1,
+	   "foreign datagrams are reported on their own");
+
+	sp_udp_rx_close(rx);
+	sp_sess_free(s);
+	free(s);
+}
+
 void test_udp(void)
 {
 	static const uint64_t order[] = { 0, 1, 3, 2, 4 };
@@ -113,4 +166,5 @@ void test_udp(void)
 	s->st[1].fd = -1;	/* shared with stream 0 */
 	sp_sess_free(s);
 	free(s);
+	test_udp_foreign();
 }
