@@ -82,13 +82,18 @@ static unsigned int stripe_hist_bucket(u64 us)
 	return k;
 }
 
-/* Hand the head of a bucket up and advance past it. */
+/* Hand the head of a bucket up and advance past it, over a gap if any. */
 static void stripe_reseq_release(struct stripe_reseq *r,
 				 struct stripe_rx_flow *f, u64 now)
 {
 	struct sk_buff *skb = __skb_dequeue(&f->held);
 	u64 held_us = div_u64(now - stripe_cb(skb)->arrived, 1000);
 
+	if (stripe_cb(skb)->fseq != f->next) {
+		f->skip_from = f->next;
+		f->skip_len = stripe_cb(skb)->fseq - f->next;
+		f->skip_arrived = stripe_cb(skb)->arrived;
+	}
 	f->next = stripe_cb(skb)->fseq + 1;
 	r->held--;
 	r->held_bytes -= skb->len;
@@ -110,6 +115,46 @@ static u64 stripe_reseq_silent_for(const struct stripe_rx_sender *s,
 	u64 since = max(s->link_seen[link], s->active_since);
 
 	return s->last_seen > since ? s->last_seen - since : 0;
+}
+
+/* The longest wait a late frame needed lately (STRIPE_RX_LATE_WINDOW_NS) */
+static u64 stripe_reseq_late_need(const struct stripe_rx_sender *s, u64 now)
+{
+	u64 age = now - s->late_window;
+
+	if (age <= STRIPE_RX_LATE_WINDOW_NS)
+		return max(s->late_need, s->late_need_last);
+	return age <= 2 * STRIPE_RX_LATE_WINDOW_NS ? s->late_need : 0;
+}
+
+/* How long a gap waits, at least, before the link rule may call it lost:
+ * the longest wait a late frame needed lately, and a quarter more.  Zero
+ * while the links keep their order.
+ */
+static u64 stripe_reseq_late_ns(const struct stripe_rx_sender *s, u64 now)
+{
+	u64 need = stripe_reseq_late_need(s, now);
+
+	return need + need / 4;
+}
+
+/* A frame of a gap given up on arrived at @now: it needed that wait. */
+static void stripe_reseq_note_late(struct stripe_rx_sender *s,
+				   const struct stripe_rx_flow *f, u64 now)
+{
+	u64 need = now - f->skip_arrived;
+
+	if (now - s->late_window > STRIPE_RX_LATE_WINDOW_NS) {
+		s->late_need_last = now - s->late_window >
+				    2 * STRIPE_RX_LATE_WINDOW_NS ?
+				    0 : s->late_need;
+		s->late_need = 0;
+		s->late_window = now;
+	}
+	/* No more than the longest hold: a made-up frame moves it that far */
+	need = min(need, STRIPE_HOLD_MAX_US_MAX * 1000ULL);
+	if (need > s->late_need)
+		s->late_need = need;
 }
 
 /* May the gap before a frame sent as @gseq be declared lost? */
@@ -156,7 +201,8 @@ static void stripe_reseq_drain(struct stripe_reseq *r,
 		struct stripe_rx_cb *cb = stripe_cb(head);
 
 		if (cb->fseq != f->next) {
-			if (stripe_reseq_gap_lost(s, cfg, cb->gseq)) {
+			if (now - cb->arrived >= stripe_reseq_late_ns(s, now) &&
+			    stripe_reseq_gap_lost(s, cfg, cb->gseq)) {
 				r->stats.lost_link++;
 			} else if (now - cb->arrived >= cfg->hold_ns) {
 				r->stats.lost_timeout++;
@@ -373,6 +419,8 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 	if (seq_before(wi->fseq, f->next) ||
 	    wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW ||
 	    !stripe_reseq_hold(f, skb)) {
+		if (wi->fseq - f->skip_from < f->skip_len)
+			stripe_reseq_note_late(s, f, now);
 		r->stats.late++;
 		kfree_skb(skb);
 		return;
@@ -460,6 +508,29 @@ void stripe_reseq_destroy(struct stripe_reseq *r)
 	__skb_queue_purge(&r->out);
 }
 
+/* Link id @link is given to a new link: what every sender showed on the
+ * link that had it (newest gseq, silence, delay) is not the new link's.
+ */
+void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link)
+{
+	struct stripe_rx_sender *s;
+	int i;
+
+	if (link >= STRIPE_RX_LINKS)
+		return;
+	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
+		s = r->senders[i];
+		if (!s)
+			continue;
+		__clear_bit(link, s->links);
+		__clear_bit(link, s->stale);
+		s->newest[link] = 0;
+		s->link_seen[link] = 0;
+		s->owd_min[link] = S32_MAX;
+		s->owd_min_last[link] = S32_MAX;
+	}
+}
+
 u32 stripe_reseq_senders(const struct stripe_reseq *r)
 {
 	u32 i, n = 0;
@@ -509,6 +580,19 @@ u32 stripe_reseq_max_skew(const struct stripe_reseq *r)
 		if (stripe_reseq_skew(r, i, &skew) && skew > max_skew)
 			max_skew = skew;
 	return max_skew;
+}
+
+/* The longest wait any sender's gaps need now (stripe_reseq_late_ns()) */
+u64 stripe_reseq_max_late(const struct stripe_reseq *r, u64 now)
+{
+	u64 late = 0;
+	int i;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++)
+		if (r->senders[i])
+			late = max(late, stripe_reseq_late_ns(r->senders[i],
+							      now));
+	return late;
 }
 
 /* How much later than the fastest link does @link deliver, on its base

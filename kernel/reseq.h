@@ -29,6 +29,14 @@
 /* The base one-way delay of a link is its least over one to two windows */
 #define STRIPE_RX_OWD_WINDOW_NS	(1000ULL * 1000 * 1000)
 
+/* A frame may arrive after its gap was given up on: on a link that is not
+ * strictly FIFO (a veth without NAPI queues on each sending CPU's backlog),
+ * or after a stall longer than the hold bound.  The wait such a frame would
+ * have needed is remembered as the largest over one to two windows, and
+ * from then on gaps wait that long (see stripe_reseq_late_ns()).
+ */
+#define STRIPE_RX_LATE_WINDOW_NS	(10000ULL * 1000 * 1000)
+
 /* A stripe header, checked and in host order */
 struct stripe_wire_info {
 	u8 flags;		/* STRIPE_WIRE_F_* */
@@ -58,6 +66,12 @@ struct stripe_reseq_now {
 struct stripe_rx_flow {
 	u32 next;			/* fseq expected next */
 	bool synced;
+	/* The last gap given up on: its first fseq, its length, and when
+	 * the frame after it had arrived
+	 */
+	u32 skip_from;
+	u32 skip_len;
+	u64 skip_arrived;
 	struct sk_buff_head held;	/* early frames, in fseq order */
 };
 
@@ -75,6 +89,10 @@ struct stripe_rx_sender {
 	u64 owd_window;			/* ns, start of this window */
 	s32 owd_min[STRIPE_RX_LINKS];
 	s32 owd_min_last[STRIPE_RX_LINKS];
+	/* Longest wait a late frame needed (ns), in this window and the last */
+	u64 late_window;		/* ns, start of this window */
+	u64 late_need;
+	u64 late_need_last;
 	DECLARE_BITMAP(pending, STRIPE_FLOW_BUCKETS);
 	struct stripe_rx_flow flows[STRIPE_FLOW_BUCKETS];
 };
@@ -114,10 +132,12 @@ bool stripe_reseq_tick(struct stripe_reseq *r,
 		       const struct stripe_reseq_cfg *cfg, u64 now);
 void stripe_reseq_destroy(struct stripe_reseq *r);
 u32 stripe_reseq_senders(const struct stripe_reseq *r);
+void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link);
 bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 			      const struct stripe_reseq_cfg *cfg, u32 link,
 			      u64 now);
 bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us);
 u32 stripe_reseq_max_skew(const struct stripe_reseq *r);
+u64 stripe_reseq_max_late(const struct stripe_reseq *r, u64 now);
 
 #endif /* _STRIPE_RESEQ_H */

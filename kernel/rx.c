@@ -19,16 +19,19 @@
 
 static_assert(STRIPE_RX_LINKS == STRIPE_MAX_LINKS);
 
-/* The hold bound in force: hold-max, plus twice the largest skew the
- * receiver measured with hold-auto on (links far slower than hold-max
- * then still get their frames put in order), at most a second.
+/* The hold bound in force: hold-max, plus with hold-auto on what the
+ * receiver measured: twice the largest skew (links far slower than
+ * hold-max still get their frames put in order) and the longest wait a
+ * frame that came after its gap was given up would have needed (stalls,
+ * links that are not strictly FIFO); at most a second.
  */
 u64 stripe_hold_ns(const struct stripe_master *m)
 {
 	u64 hold = (u64)READ_ONCE(m->cfg.hold_max_us) * NSEC_PER_USEC;
 
 	if (READ_ONCE(m->cfg.hold_auto))
-		hold += 2 * READ_ONCE(m->rx.skew_ns);
+		hold += 2 * READ_ONCE(m->rx.skew_ns) +
+			READ_ONCE(m->rx.late_ns);
 	return min_t(u64, hold, (u64)STRIPE_HOLD_MAX_US_MAX * NSEC_PER_USEC);
 }
 
@@ -47,13 +50,16 @@ static void stripe_rx_cfg(const struct stripe_master *m,
 	cfg->buffer_limit = READ_ONCE(m->cfg.buffer_limit);
 }
 
-/* Under rx->lock: the largest skew, for hold-auto.  Updated while frames
- * are held (the timer), when the bound matters, and when it is shown.
+/* Under rx->lock: the largest skew and late wait, for hold-auto.  Updated
+ * while frames are held (the timer), when the bound matters, and when it
+ * is shown.
  */
 void stripe_rx_update_skew(struct stripe_master *m)
 {
 	WRITE_ONCE(m->rx.skew_ns,
 		   (u64)stripe_reseq_max_skew(&m->rx.reseq) * NSEC_PER_USEC);
+	WRITE_ONCE(m->rx.late_ns,
+		   stripe_reseq_max_late(&m->rx.reseq, ktime_get_ns()));
 }
 
 /* Under rx->lock: move what the resequencer released to the NAPI queue,

@@ -94,7 +94,9 @@ struct stripe_link {
 	u32 id;					/* index in the master, RTNL */
 	u32 weight;				/* configured, 0 = auto */
 	u32 weight_auto;			/* from the link speed */
+	u32 speed;				/* Mbit/s, RTNL */
 	u32 limit;				/* packets in sch */
+	u32 queue_max;				/* bytes in sch to send more */
 	struct stripe_link_stats __percpu *stats;
 	/* reorder on: a frame's gseq is taken and the frame queued on the
 	 * link under tx_lock, so each link carries gseq in order -- the loss
@@ -170,6 +172,7 @@ struct stripe_rx {
 	struct napi_struct napi;	/* hands frames up, in order */
 	struct sk_buff_head up;		/* released, waiting for napi */
 	u64 skew_ns;			/* largest measured, for hold-auto */
+	u64 late_ns;			/* longest late wait, for hold-auto */
 };
 
 /* Bytes a flow bucket sent lately, for stripe-min.  Written by every CPU
@@ -189,6 +192,8 @@ struct stripe_master {
 	struct stripe_srr __percpu *srr;
 	struct stripe_master_stats __percpu *stats;
 	struct stripe_config cfg;
+	unsigned int mtu_user;			/* set by the user, 0: none */
+	bool mtu_following;			/* RTNL: we set the MTU */
 	DECLARE_BITMAP(link_ids, STRIPE_MAX_LINKS);	/* RTNL */
 	/* reorder on, transmit side */
 	u32 sender_id;
@@ -204,7 +209,12 @@ struct stripe_master {
 extern struct rtnl_link_ops stripe_link_ops;
 bool stripe_is_master(const struct net_device *dev);
 int stripe_master_rebuild(struct stripe_master *m);
+void stripe_master_drop_link(struct stripe_master *m, struct stripe_link *link);
 void stripe_master_update(struct stripe_master *m);
+bool stripe_link_mtu_ok(unsigned int mtu, u8 reorder);
+int stripe_master_configure(struct stripe_master *m,
+			    const struct stripe_config *cfg,
+			    struct netlink_ext_ack *extack);
 
 /* link.c */
 struct stripe_link *stripe_link_of(const struct net_device *dev);
@@ -212,11 +222,24 @@ int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 		     struct netlink_ext_ack *extack);
 void stripe_link_leave(struct stripe_link *link);
 void stripe_link_refresh_speed(struct stripe_link *link);
+int stripe_link_configure(struct stripe_link *link, const struct nlattr *weight,
+			  const struct nlattr *limit,
+			  struct netlink_ext_ack *extack);
 u32 stripe_link_weight(const struct stripe_link *link);
 u32 stripe_link_flags(const struct stripe_link *link);
 bool stripe_link_can_send(const struct stripe_link *link);
 int stripe_notifier_register(void);
 void stripe_notifier_unregister(void);
+
+/* ethtool.c */
+#define STRIPE_VERSION	"1.0"
+extern const struct ethtool_ops stripe_ethtool_ops;
+
+/* enslave.c */
+extern struct stripe_master *stripe_enslaving;
+int stripe_add_slave(struct net_device *mdev, struct net_device *dev,
+		     struct netlink_ext_ack *extack);
+int stripe_del_slave(struct net_device *mdev, struct net_device *dev);
 
 /* marker.c */
 void stripe_marker_init(struct stripe_master *m);

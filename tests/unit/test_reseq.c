@@ -303,6 +303,45 @@ static void test_timeout(void)
 	      "timeout: released at the hold bound, counted");
 }
 
+/* A link that is not strictly FIFO delivers a frame after the link rule
+ * gave its gap up: from then on gaps wait as long as that frame needed.
+ */
+static void test_late_frame_widens_the_wait(void)
+{
+	u64 wait = (990 * US) + (990 * US) / 4;
+
+	start();
+	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 2, 2, 0);
+	data(1, 1, 5, 4, 4, 10 * US);
+	data(0, 1, 5, 5, 5, 20 * US);
+	check(OUT(TAG(5, 1), TAG(5, 2), TAG(5, 4), TAG(5, 5)) &&
+	      r.stats.lost_link == 1 && stripe_reseq_max_late(&r, 20 * US) == 0,
+	      "late: in-order links, the link rule gives a gap up at once");
+	data(0, 1, 5, 3, 3, 1000 * US);	/* overtaken on its own link */
+	check(NOTHING_OUT() && r.stats.late == 1 &&
+	      stripe_reseq_max_late(&r, 1000 * US) == wait,
+	      "late: the wait it needed (990 us) and a quarter more is kept");
+	data(1, 1, 5, 7, 7, 2000 * US);
+	data(0, 1, 5, 8, 8, 2010 * US);
+	check(NOTHING_OUT() && r.held == 2 && r.stats.lost_link == 1,
+	      "late: the next gap waits although every link passed it");
+	data(0, 1, 5, 6, 6, 2500 * US);
+	check(OUT(TAG(5, 6), TAG(5, 7), TAG(5, 8)) && r.stats.lost_link == 1 &&
+	      r.stats.late == 1,
+	      "late: and its frame arrives in time, nothing lost");
+	data(1, 1, 5, 10, 10, 3000 * US);
+	data(0, 1, 5, 11, 11, 3000 * US);
+	stripe_reseq_tick(&r, &cfg, 3000 * US + wait - 1);
+	check(NOTHING_OUT() && r.held == 2, "late: a real loss waits the wait");
+	stripe_reseq_tick(&r, &cfg, 3000 * US + wait);
+	check(OUT(TAG(5, 10), TAG(5, 11)) && r.stats.lost_link == 2 &&
+	      !r.stats.lost_timeout,
+	      "late: then the link rule gives it up, no timeout");
+	check(stripe_reseq_max_late(&r, 21 * 1000 * MS) == 0,
+	      "late: forgotten after two quiet windows");
+}
+
 static void test_flows_are_independent(void)
 {
 	start();
@@ -472,6 +511,7 @@ int main(void)
 	test_pause_is_not_silence();
 	test_link_silent_for_failover();
 	test_timeout();
+	test_late_frame_widens_the_wait();
 	test_dead_link_costs_one_timeout();
 	test_flows_are_independent();
 	test_late_and_duplicates();
