@@ -190,6 +190,7 @@ void sp_ctrl_init(struct sp_ctrl *c, int fd)
 {
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
+	c->max_msg = SP_CTRL_MAX_MSG;
 }
 
 void sp_ctrl_close(struct sp_ctrl *c)
@@ -251,7 +252,7 @@ static int sp_ctrl_extract(struct sp_ctrl *c, struct sp_msg *m)
 		return 0;
 	end = memmem(c->in, c->len, "\n\n", 2);
 	if (!end)
-		return c->len > SP_CTRL_MAX_MSG ? -EMSGSIZE : 0;
+		return c->len > c->max_msg ? -EMSGSIZE : 0;
 	n = (size_t)(end - c->in) + 2;
 	text = malloc(n + 1);
 	if (!text)
@@ -281,7 +282,7 @@ int sp_ctrl_try(struct sp_ctrl *c, struct sp_msg *m)
 		if (c->cap - c->len < 4096) {
 			size_t cap = c->cap ? c->cap * 2 : 16384;
 
-			if (cap > SP_CTRL_MAX_MSG + 16384)
+			if (cap > c->max_msg + 16384)
 				return -EMSGSIZE;
 			p = realloc(c->in, cap);
 			if (!p)

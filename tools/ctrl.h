@@ -16,6 +16,10 @@
 #include <stdint.h>
 
 #define SP_CTRL_MAX_MSG	(8u << 20)
+/* What a server reads from a client: parameters, DONE, ERROR. A remote
+ * peer must not make it buffer megabytes per connection.
+ */
+#define SP_CTRL_MAX_REQ	(64u << 10)
 
 struct sp_buf {
 	char *p;
@@ -52,6 +56,7 @@ int sp_msg_dbl(const struct sp_msg *m, const char *key, double *v);
 
 struct sp_ctrl {
 	int fd;
+	size_t max_msg;	/* longest message accepted */
 	char *in;
 	size_t len;
 	size_t cap;

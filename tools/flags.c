@@ -17,6 +17,8 @@ enum {
 	OPT_MPTCP = 256,
 	OPT_STRIPE_DEV,
 	OPT_CONNECT_TIMEOUT,
+	OPT_MAX_STREAMS,
+	OPT_MAX_TIME,
 };
 
 static const struct option sp_long_opts[] = {
@@ -39,6 +41,8 @@ static const struct option sp_long_opts[] = {
 	{ "stripe-dev",		required_argument,	NULL, OPT_STRIPE_DEV },
 	{ "connect-timeout",	required_argument,	NULL,
 	  OPT_CONNECT_TIMEOUT },
+	{ "max-streams",	required_argument,	NULL, OPT_MAX_STREAMS },
+	{ "max-time",		required_argument,	NULL, OPT_MAX_TIME },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -66,6 +70,8 @@ void sp_usage(FILE *f)
 "Server options:\n"
 "  -s, --server             run as server\n"
 "  -1, --one-off            exit after one test\n"
+"      --max-streams N      refuse tests of more streams (default %u)\n"
+"      --max-time SEC       refuse longer tests (default %.0f)\n"
 "Client options:\n"
 "  -c, --client HOST        run as client, connect to HOST\n"
 "  -t, --time SEC           test duration (default 10)\n"
@@ -77,7 +83,8 @@ void sp_usage(FILE *f)
 "  -l, --length LEN         write size (TCP, default 128K) or datagram size\n"
 "                           (UDP, default %u), K/M suffix\n"
 "      --connect-timeout MS connect and setup timeout (default %u)\n",
-		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_DEFAULT_UDP_LEN,
+		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_MAX_TIME, SP_MAX_STREAMS,
+		SP_DEFAULT_UDP_LEN,
 		SP_DEFAULT_CONNECT_MS);
 }
 
@@ -193,6 +200,8 @@ static void sp_opts_default(struct sp_opts *o)
 	o->streams = 1;
 	o->rate = 1000000;
 	o->connect_ms = SP_DEFAULT_CONNECT_MS;
+	o->max_streams = SP_MAX_STREAMS;
+	o->max_time = SP_MAX_TIME;
 	o->family = AF_UNSPEC;
 }
 
@@ -221,6 +230,7 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 		  char *err, size_t errlen)
 {
 	static const char client_only[] = "tPRubl";
+	const char *server_only = NULL;
 	uint64_t seen_client = 0;
 	unsigned long ul;
 	uint64_t u64;
@@ -342,6 +352,22 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 					      optarg);
 			o->connect_ms = ul;
 			break;
+		case OPT_MAX_STREAMS:
+			if (sp_parse_uint(optarg, 1, SP_MAX_STREAMS, &ul))
+				return sp_err(err, errlen,
+					      "--max-streams: '%s' is not 1..%u",
+					      optarg, SP_MAX_STREAMS);
+			o->max_streams = ul;
+			server_only = "--max-streams";
+			break;
+		case OPT_MAX_TIME:
+			if (sp_parse_seconds(optarg, &o->max_time) ||
+			    o->max_time <= 0 || o->max_time > SP_MAX_TIME)
+				return sp_err(err, errlen,
+					      "--max-time: '%s' is not 0 < t <= %.0f seconds",
+					      optarg, SP_MAX_TIME);
+			server_only = "--max-time";
+			break;
 		case 'h':
 			return SP_ARGS_HELP;
 		case 'V':
@@ -382,6 +408,10 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 		if (o->one_off)
 			return sp_err(err, errlen,
 				      "option -1/--one-off is a server option (-s)");
+		if (server_only)
+			return sp_err(err, errlen,
+				      "option %s is a server option (-s)",
+				      server_only);
 		if (o->port == 0)
 			return sp_err(err, errlen,
 				      "-p/--port: a client needs a port 1..65535");

@@ -48,6 +48,8 @@ struct sp_opts {
 	uint64_t rate;		/* bit/s per stream, 0 = unlimited */
 	uint32_t len;		/* write or datagram size */
 	unsigned int connect_ms;
+	unsigned int max_streams;	/* server: largest -P it runs */
+	double max_time;	/* server: longest -t it runs */
 	int family;		/* AF_UNSPEC, AF_INET or AF_INET6 */
 	bool reverse;
 	bool json;

@@ -269,3 +269,12 @@ int sp_udp_bind_like(const struct sp_addr *like, char *err, size_t errlen)
 	}
 	return fd;
 }
+
+int sp_accept(int lfd, bool *exhausted)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	*exhausted = fd < 0 && (errno == EMFILE || errno == ENFILE ||
+				errno == ENOBUFS || errno == ENOMEM);
+	return fd;
+}

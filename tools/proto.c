@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "flags.h"
@@ -121,6 +123,16 @@ int sp_greeting_parse(const uint8_t *in, const uint8_t *cookie,
 	memcpy(&be, in + 4 + SP_COOKIE_BYTES, 4);
 	*id = be32toh(be);
 	return 0;
+}
+
+void sp_refuse_busy(int fd)
+{
+	static const char busy[] =
+		"ERROR\nmsg server busy: a test is running\n\n";
+
+	/* a fresh socket has room; the client times out otherwise */
+	send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	close(fd);
 }
 
 void sp_send_error(struct sp_ctrl *c, const char *msg)

@@ -46,6 +46,9 @@ void sp_greeting_build(uint8_t *out, const uint8_t *cookie, uint32_t id);
 int sp_greeting_parse(const uint8_t *in, const uint8_t *cookie,
 		      uint32_t *id);
 
+/* Best-effort "server busy" ERROR on a fresh connection, then close it. */
+void sp_refuse_busy(int fd);
+
 /* Best-effort ERROR message before closing. */
 void sp_send_error(struct sp_ctrl *c, const char *msg);
 

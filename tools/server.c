@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Server: one test at a time. A client that goes silent costs at most
- * --connect-timeout per setup step, and the data phase has its own hard
- * deadline, so the server never waits forever on a dead client. Clients
- * arriving during a test are told the server is busy.
+/* Server: one test at a time. Control connections wait side by side for
+ * their parameters (at most SP_MAX_WAITING, each for --connect-timeout, each
+ * buffering at most SP_CTRL_MAX_REQ), so an idle or slow connection delays
+ * nobody: the first complete request runs, the others are told the server
+ * is busy, as is anyone arriving during a test. The data phase has its own
+ * hard deadline, so the server never waits forever on a dead client.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -22,6 +24,8 @@
 #include "runner.h"
 #include "session.h"
 #include "stripe_nl.h"
+
+#define SP_MAX_WAITING	64	/* control connections before PARAMS */
 
 struct sp_pending {
 	int fd;
@@ -58,18 +62,18 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 			     const struct sp_params *p, int64_t deadline,
 			     char *err, size_t errlen)
 {
-	static const char busy[] =
-		"ERROR\nmsg server busy: a test is running\n\n";
 	struct sp_pending pend[SP_MAX_STREAMS];
 	struct pollfd pfd[SP_MAX_STREAMS + 2];
 	unsigned int npend = 0, have = 0, i, np;
-	int64_t left;
+	int64_t left, pause = 0, now;
+	bool exhausted;
 	uint32_t id;
 	ssize_t n;
 	int fd, ret = -1;
 
 	while (have < s->nstreams) {
-		left = deadline - sp_now_ns();
+		now = sp_now_ns();
+		left = deadline - now;
 		if (left <= 0) {
 			snprintf(err, errlen,
 				 "only %u of %u data connections arrived in time",
@@ -77,7 +81,8 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 			goto out;
 		}
 		np = 0;
-		pfd[np].fd = lfd;
+		/* out of descriptors: leave the listener alone a while */
+		pfd[np].fd = now >= pause ? lfd : -1;
 		pfd[np++].events = POLLIN;
 		pfd[np].fd = s->ctrl->fd;
 		pfd[np++].events = POLLIN;
@@ -85,6 +90,8 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 			pfd[np].fd = pend[i].fd;
 			pfd[np++].events = POLLIN;
 		}
+		if (pause > now && pause - now < left)
+			left = pause - now;
 		if (poll(pfd, np, (int)(left / SP_NSEC_PER_MSEC) + 1) < 0 &&
 		    errno != EINTR) {
 			snprintf(err, errlen, "poll: %s", strerror(errno));
@@ -121,17 +128,21 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 				have++;
 			} else {
 				if (n > 0)
-					send(pp->fd, busy, sizeof(busy) - 1,
-					     MSG_NOSIGNAL | MSG_DONTWAIT);
-				close(pp->fd);
+					sp_refuse_busy(pp->fd);
+				else
+					close(pp->fd);
 			}
 			pend[i] = pend[--npend];
 		}
 		while (pfd[0].revents & POLLIN) {
-			fd = accept4(lfd, NULL, NULL,
-				     SOCK_NONBLOCK | SOCK_CLOEXEC);
-			if (fd < 0)
+			fd = sp_accept(lfd, &exhausted);
+			if (fd < 0) {
+				if (exhausted)
+					pause = sp_now_ns() +
+						SP_ACCEPT_PAUSE_MS *
+						SP_NSEC_PER_MSEC;
 				break;
+			}
 			if (npend < SP_MAX_STREAMS) {
 				pend[npend].fd = fd;
 				pend[npend++].got = 0;
@@ -186,24 +197,26 @@ static int sp_server_streams(struct sp_sess *s, int cfd,
 	return 0;
 }
 
-static int sp_server_test(const struct sp_opts *o, int lfd, int cfd)
+/* Run the test a waiting control connection asked for (m, its first
+ * message); the connection is closed on return.
+ */
+static int sp_server_test(const struct sp_opts *o, int lfd,
+			  struct sp_ctrl *ctrlp, struct sp_msg *m)
 {
 	struct sp_test_info info = { 0 };
 	struct sp_xstats *before = NULL;
 	struct sp_addr la, ra;
 	struct sp_sess *s = NULL;
+	struct sp_ctrl ctrl = *ctrlp;
 	struct sp_params p;
-	struct sp_ctrl ctrl;
-	struct sp_msg m;
 	struct sp_buf b;
 	char err[256] = "", smsg[160] = "";
 	unsigned int udp_port = 0;
 	bool stripe_ok = false;
 	int64_t deadline;
-	int one = 1, rc = 1, ret;
+	int cfd = ctrl.fd, one = 1, rc = 1, ret;
 	char buf[64];
 
-	sp_ctrl_init(&ctrl, cfd);
 	sp_buf_init(&b);
 	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	sp_local_addr(cfd, &la);
@@ -213,15 +226,20 @@ static int sp_server_test(const struct sp_opts *o, int lfd, int cfd)
 	sp_log(o, "Accepted connection from %s\n", info.remote);
 
 	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
-	ret = sp_ctrl_recv(&ctrl, &m, deadline);
-	if (ret) {
-		snprintf(err, sizeof(err), "no test parameters from %s: %s",
-			 info.remote,
-			 ret == -ETIMEDOUT ? "timed out" : strerror(-ret));
-		goto out;
+	ret = sp_params_get(m, &p, err, sizeof(err));
+	sp_msg_free(m);
+	if (!ret && p.streams > o->max_streams) {
+		snprintf(err, sizeof(err),
+			 "this server runs at most %u streams (-P)",
+			 o->max_streams);
+		ret = -1;
 	}
-	ret = sp_params_get(&m, &p, err, sizeof(err));
-	sp_msg_free(&m);
+	if (!ret && p.duration > o->max_time) {
+		snprintf(err, sizeof(err),
+			 "this server runs tests of at most %.0f s (-t)",
+			 o->max_time);
+		ret = -1;
+	}
 	if (ret) {
 		sp_send_error(&ctrl, err);
 		goto out;
@@ -242,7 +260,7 @@ static int sp_server_test(const struct sp_opts *o, int lfd, int cfd)
 	s->nstreams = p.streams;
 	s->duration = p.duration;
 	/* the client's interval, or ours when it asked for none */
-	s->interval = p.interval > 0 ? p.interval : 0;
+	s->interval = p.interval > 0 ? p.interval : o->interval;
 	s->len = p.len;
 	s->rate = p.rate;
 	s->ctrl = &ctrl;
@@ -337,12 +355,66 @@ out:
 	return rc;
 }
 
+/* A control connection waiting for its test parameters. */
+struct sp_waiting {
+	struct sp_ctrl ctrl;
+	int64_t deadline;
+};
+
+static void sp_waiting_expire(const struct sp_opts *o,
+			      const struct sp_waiting *w)
+{
+	struct sp_addr ra;
+	char abuf[96] = "?";
+
+	if (!sp_peer_addr(w->ctrl.fd, &ra))
+		sp_addr_str(&ra, abuf, sizeof(abuf));
+	fprintf(stderr,
+		"stripe-perf: no test parameters from %s within %u ms: closed\n",
+		abuf, o->connect_ms);
+}
+
+static void sp_waiting_drop(struct sp_waiting *w, unsigned int *n,
+			    unsigned int i, bool busy)
+{
+	if (busy) {
+		sp_refuse_busy(w[i].ctrl.fd);
+		w[i].ctrl.fd = -1;
+	}
+	sp_ctrl_close(&w[i].ctrl);
+	w[i] = w[--*n];
+}
+
+static void sp_waiting_add(struct sp_waiting *w, unsigned int *n, int fd,
+			   const struct sp_opts *o)
+{
+	unsigned int i, oldest = 0;
+
+	if (*n == SP_MAX_WAITING) {
+		/* full (a slow or hostile peer): the longest waiting goes */
+		for (i = 1; i < *n; i++)
+			if (w[i].deadline < w[oldest].deadline)
+				oldest = i;
+		sp_waiting_drop(w, n, oldest, true);
+	}
+	sp_ctrl_init(&w[*n].ctrl, fd);
+	w[*n].ctrl.max_msg = SP_CTRL_MAX_REQ;
+	w[*n].deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
+	(*n)++;
+}
+
 int sp_server_run(const struct sp_opts *o)
 {
-	struct pollfd pf;
+	struct pollfd pfd[SP_MAX_WAITING + 1];
+	struct sp_waiting *w;
+	struct sp_ctrl ctrl;
+	struct sp_msg m;
 	struct sp_addr a;
 	char err[256], abuf[96];
-	int lfd, cfd, rc = 0;
+	unsigned int nw = 0, i;
+	int64_t now, wake, pause = 0;
+	bool exhausted, tested;
+	int lfd, fd, ret, rc = 0;
 
 	lfd = sp_listen(o->bind, o->port, o->family, o->mptcp, err,
 			sizeof(err));
@@ -350,27 +422,86 @@ int sp_server_run(const struct sp_opts *o)
 		fprintf(stderr, "stripe-perf: %s\n", err);
 		return 1;
 	}
+	w = calloc(SP_MAX_WAITING, sizeof(*w));
+	if (!w) {
+		fprintf(stderr, "stripe-perf: out of memory\n");
+		close(lfd);
+		return 1;
+	}
 	sp_local_addr(lfd, &a);
 	sp_log(o, "Server listening on %s%s\n",
 	       sp_addr_str(&a, abuf, sizeof(abuf)), o->mptcp ? " (MPTCP)" :
 							      "");
-	for (;;) {
-		pf.fd = lfd;
-		pf.events = POLLIN;
-		if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+	while (!sp_interrupted) {
+		now = sp_now_ns();
+		wake = INT64_MAX;
+		for (i = nw; i-- > 0;) {
+			if (w[i].deadline <= now) {
+				sp_waiting_expire(o, &w[i]);
+				sp_waiting_drop(w, &nw, i, false);
+			}
+			else if (w[i].deadline < wake)
+				wake = w[i].deadline;
+		}
+		if (pause > now && pause < wake)
+			wake = pause;
+		pfd[0].fd = now >= pause ? lfd : -1;
+		pfd[0].events = POLLIN;
+		for (i = 0; i < nw; i++) {
+			pfd[1 + i].fd = w[i].ctrl.fd;
+			pfd[1 + i].events = POLLIN;
+		}
+		if (poll(pfd, nw + 1, wake == INT64_MAX ? -1 :
+			 (int)((wake - now) / SP_NSEC_PER_MSEC) + 1) < 0 &&
+		    errno != EINTR)
 			break;
 		if (sp_interrupted)
 			break;
-		cfd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (cfd < 0)
+
+		tested = false;
+		for (i = nw; i-- > 0 && !tested;) {
+			if (!pfd[1 + i].revents)
+				continue;
+			ret = sp_ctrl_try(&w[i].ctrl, &m);
+			if (ret == 0)
+				continue;
+			if (ret < 0) {
+				sp_waiting_drop(w, &nw, i, false);
+				continue;
+			}
+			/* the first complete request runs; the rest wait no
+			 * longer
+			 */
+			ctrl = w[i].ctrl;
+			w[i] = w[--nw];
+			while (nw)
+				sp_waiting_drop(w, &nw, nw - 1, true);
+			rc = sp_server_test(o, lfd, &ctrl, &m);
+			tested = true;
+		}
+		if (tested) {
+			if (o->one_off || sp_interrupted)
+				break;
+			sp_log(o, "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
+				  "Server listening on %s\n",
+			       sp_addr_str(&a, abuf, sizeof(abuf)));
 			continue;
-		rc = sp_server_test(o, lfd, cfd);
-		if (o->one_off || sp_interrupted)
-			break;
-		sp_log(o, "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
-			  "Server listening on %s\n",
-		       sp_addr_str(&a, abuf, sizeof(abuf)));
+		}
+		while (pfd[0].revents & POLLIN) {
+			fd = sp_accept(lfd, &exhausted);
+			if (fd < 0) {
+				if (exhausted)
+					pause = sp_now_ns() +
+						SP_ACCEPT_PAUSE_MS *
+						SP_NSEC_PER_MSEC;
+				break;
+			}
+			sp_waiting_add(w, &nw, fd, o);
+		}
 	}
+	while (nw)
+		sp_waiting_drop(w, &nw, nw - 1, false);
+	free(w);
 	close(lfd);
 	return rc;
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "net.h"
 #include "session.h"
 
 #define SP_GRACE_S	15	/* after the duration, at most */
@@ -185,17 +186,16 @@ static int sp_handle_ctrl(struct sp_sess *s)
 	}
 }
 
-static void sp_refuse_busy(int lfd)
+/* Someone else wants a test while ours runs: tell them. */
+static void sp_turn_away(struct sp_sess *s, int64_t now)
 {
-	static const char busy[] =
-		"ERROR\nmsg server busy: a test is running\n\n";
-	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	bool exhausted;
+	int fd = sp_accept(s->listen_fd, &exhausted);
 
-	if (fd < 0)
-		return;
-	/* best effort: the client times out otherwise */
-	send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-	close(fd);
+	if (fd >= 0)
+		sp_refuse_busy(fd);
+	else if (exhausted)
+		s->listen_pause = now + SP_ACCEPT_PAUSE_MS * SP_NSEC_PER_MSEC;
 }
 
 static bool sp_udp_all_in(const struct sp_sess *s)
@@ -436,6 +436,8 @@ int sp_sess_run(struct sp_sess *s)
 			wake = sp_min64(wake, end);
 		if (drain_until)
 			wake = sp_min64(wake, drain_until);
+		if (s->listen_fd >= 0 && s->listen_pause > now)
+			wake = sp_min64(wake, s->listen_pause);
 		if (!blocked)
 			wake = sp_min64(wake, udp_next);
 
@@ -445,7 +447,7 @@ int sp_sess_run(struct sp_sess *s)
 			pfd[np].events = POLLIN;
 			idx[np++] = -1;
 		}
-		if (s->listen_fd >= 0) {
+		if (s->listen_fd >= 0 && now >= s->listen_pause) {
 			pfd[np].fd = s->listen_fd;
 			pfd[np].events = POLLIN;
 			idx[np++] = -2;
@@ -504,7 +506,7 @@ int sp_sess_run(struct sp_sess *s)
 				continue;
 			}
 			if (idx[i] == -2) {
-				sp_refuse_busy(s->listen_fd);
+				sp_turn_away(s, now);
 				continue;
 			}
 			if (idx[i] == -3) {

@@ -59,6 +59,7 @@ struct sp_sess {
 	uint64_t rate;		/* UDP bit/s per stream, 0 = unlimited */
 	struct sp_ctrl *ctrl;
 	int listen_fd;		/* server: answer "busy" while running */
+	int64_t listen_pause;	/* out of descriptors: not polled until */
 	int udp_fd;		/* UDP receiver socket */
 	uint64_t udp_unknown;	/* datagrams for no stream of ours */
 	uint64_t udp_foreign;	/* wrong cookie or source address */

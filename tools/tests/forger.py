@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A hostile stripe-perf client, for tests/hostile.sh.
+
+Runs one UDP test against a server the way an attacker would: it states
+a test, then sends datagrams that are well formed but jump the sequence
+number ahead by the most a receiver accepts, datagrams carrying another
+test's cookie, datagrams with the right cookie from another address, and
+garbage. "Slowloris" control connections never finish their request, or
+send a megabyte without a message end.
+
+Then it opens the slowloris connections and holds them for --hold seconds,
+for an honest client to run past.
+
+It speaks protocol version 2 (cookie in every datagram) and falls back to
+version 1 (no cookie) if the server asks for it, so the same attack runs
+against an old server.
+
+Prints one JSON object: what it sent and what the server reported back.
+"""
+import argparse
+import json
+import os
+import socket
+import struct
+import sys
+import time
+
+JUMP = 1 << 24          # the largest jump ahead a receiver accepts
+
+
+def fnv1a(data):
+    h = 2166136261
+    for b in data:
+        h ^= b
+        h = (h * 16777619) & 0xffffffff
+    return h
+
+
+def datagram(version, cookie, sid, seq):
+    """A header-only datagram (no payload, so no pattern to get right)."""
+    if version == 1:
+        hdr = struct.pack(">4sIQQI", b"SPU1", sid, seq, time.time_ns(), 32)
+        return hdr + struct.pack(">I", fnv1a(hdr))
+    hdr = struct.pack(">4sIQQI16s", b"SPU2", sid, seq, time.time_ns(), 48,
+                      cookie)
+    return hdr + struct.pack(">I", fnv1a(hdr))
+
+
+def msg(verb, kv):
+    return (verb + "\n" + "".join("%s %s\n" % (k, v) for k, v in kv) +
+            "\n").encode()
+
+
+def read_msg(sock, buf, deadline):
+    while b"\n\n" not in buf[0]:
+        sock.settimeout(max(0.01, deadline - time.time()))
+        data = sock.recv(65536)
+        if not data:
+            raise EOFError("server closed the control connection")
+        buf[0] += data
+    text, buf[0] = buf[0].split(b"\n\n", 1)
+    lines = text.decode().split("\n")
+    kv = {}
+    for line in lines[1:]:
+        k, _, v = line.partition(" ")
+        kv[k] = v
+    return lines[0], kv
+
+
+def slowloris(port, n, junk):
+    """Control connections that never finish a request."""
+    held = []
+    for i in range(n):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=2)
+        except OSError:
+            break
+        s.setblocking(False)
+        try:
+            if i < junk:
+                s.send(b"PARAMS\n" + b"x" * (1 << 20))
+            else:
+                s.send(b"PARAMS\nversion 2\n")
+        except OSError:
+            pass
+        held.append(s)
+    return held
+
+
+def attack(port, version, streams, jumps):
+    cookie = os.urandom(16)
+    ctrl = socket.create_connection(("127.0.0.1", port), timeout=5)
+    buf = [b""]
+    ctrl.sendall(msg("PARAMS", [
+        ("version", version), ("protocol", "udp"), ("mptcp", 0),
+        ("reverse", 0), ("streams", streams), ("duration", "3.0"),
+        ("interval", "0.1"), ("length", 48 if version == 2 else 32),
+        ("rate", 0), ("udp_port", 0), ("cookie", cookie.hex())]))
+    verb, kv = read_msg(ctrl, buf, time.time() + 5)
+    if verb == "ERROR":
+        ctrl.close()
+        return None, kv.get("msg", "")
+    uport = int(kv["udp_port"])
+    verb, kv = read_msg(ctrl, buf, time.time() + 5)
+    assert verb == "START", verb
+
+    honest = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    honest.bind(("127.0.0.1", 0))
+    honest.connect(("127.0.0.1", uport))
+    other = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    other.bind(("127.0.0.2", 0))
+    other.connect(("127.0.0.1", uport))
+    sent = {"jump": 0, "wrong_cookie": 0, "other_address": 0, "garbage": 0}
+    for sid in range(streams):
+        # the sequence number climbs by the largest accepted jump
+        for k in range(1, jumps + 1):
+            honest.send(datagram(version, cookie, sid, k * JUMP - 1))
+            sent["jump"] += 1
+        for k in range(8):
+            honest.send(datagram(version, os.urandom(16), sid, 1 << 40))
+            sent["wrong_cookie"] += 1
+            other.send(datagram(version, cookie, sid, 3 + k))
+            sent["other_address"] += 1
+            honest.send(os.urandom(48))
+            sent["garbage"] += 1
+        time.sleep(0.001)
+    time.sleep(0.3)
+    done = []
+    for sid in range(streams):
+        done += [("s%u.sent" % sid, jumps), ("s%u.bytes" % sid, 0)]
+    ctrl.sendall(msg("DONE", done))
+    verb, kv = read_msg(ctrl, buf, time.time() + 20)
+    ctrl.close()
+    return {"sent": sent, "results": verb, "server": kv}, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("port", type=int)
+    ap.add_argument("--streams", type=int, default=4)
+    ap.add_argument("--jumps", type=int, default=127)
+    ap.add_argument("--slowloris", type=int, default=100)
+    ap.add_argument("--junk", type=int, default=8)
+    ap.add_argument("--hold", type=float, default=0,
+                    help="keep the slowloris connections this long")
+    a = ap.parse_args()
+
+    out, err = attack(a.port, 2, a.streams, a.jumps)
+    version = 2
+    if out is None and "protocol version" in err:
+        version = 1
+        out, err = attack(a.port, 1, a.streams, a.jumps)
+    if out is None:
+        print(json.dumps({"error": err}))
+        return 1
+    # then tie up the control port for whoever comes next
+    held = slowloris(a.port, a.slowloris, a.junk)
+    out["version"] = version
+    out["slowloris_held"] = len(held)
+    print(json.dumps(out), flush=True)
+    time.sleep(a.hold)
+    for s in held:
+        s.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A server left listening meets hostile peers (issue 15, defects 1 and 4):
+# tests/forger.py states a UDP test and sends datagrams jumping the
+# sequence number ahead, with another test's cookie, from another address,
+# and garbage, while it holds slowloris control connections; then an honest
+# client runs. The server's resident memory must stay under MEM_BOUND_KB
+# and the honest results must be right. Loopback only, ephemeral ports.
+# TAP output; exit 1 on failure.
+#
+#   tests/hostile.sh ./stripe-perf
+
+BIN=${1:-./stripe-perf}
+HERE=$(dirname "$0")
+# 4 streams of 127 jumps of 2^24 cost the unbounded bitmap 1 GB; the
+# server's own footprint (receive batch, per-stream state) is under 16 MB
+MEM_BOUND_KB=32768
+T=$(mktemp -d /tmp/stripe-perf-hostile.XXXXXX)
+n=0
+failed=0
+pids=()
+
+cleanup()
+{
+	local p
+
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+		[ -n "$3" ] && sed 's/^/#   /' "$3" | head -20
+	fi
+}
+
+# start_server NAME ARGS...: sets PORT and SPID
+start_server()
+{
+	local name=$1 i
+
+	shift
+	"$BIN" -s -p 0 -B 127.0.0.1 "$@" >"$T/$name.out" 2>"$T/$name.err" &
+	SPID=$!
+	pids+=($SPID)
+	PORT=
+	for i in $(seq 50); do
+		PORT=$(sed -n 's/^Server listening on .* port \([0-9]*\).*/\1/p' \
+			"$T/$name.out" "$T/$name.err" 2>/dev/null | head -1)
+		[ -n "$PORT" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# status_kb PID FIELD: a /proc/PID/status figure in kB
+status_kb()
+{
+	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+# cpu_ticks PID: user + system clock ticks so far
+cpu_ticks()
+{
+	awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null
+}
+
+# fcheck FILE EXPR: EXPR holds for d = the forger's JSON (server keys
+# under d["server"], values as strings)
+fcheck()
+{
+	python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+s = lambda k: int(d["server"].get(k, "0"))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" 2>>"$T/fcheck.err"
+}
+
+# --- the forger, then an honest client past its slowloris connections ----
+
+start_server srv
+srv=$SPID
+python3 "$HERE/forger.py" "$PORT" --hold 6 >"$T/forge.json" \
+	2>"$T/forge.err" &
+forger=$!
+pids+=($forger)
+for i in $(seq 150); do
+	[ -s "$T/forge.json" ] && break
+	kill -0 $forger 2>/dev/null || break
+	sleep 0.1
+done
+cat "$T/forge.err" >>"$T/forge.json"
+hwm=$(status_kb "$srv" VmHWM)
+echo "# server VmHWM ${hwm:-?} kB after the forger (bound $MEM_BOUND_KB kB)"
+fcheck "$T/forge.json" 'd["results"] == "RESULTS"' && [ -n "$hwm" ] &&
+	[ "$hwm" -lt $MEM_BOUND_KB ]
+ok $? "forged sequence jumps: server resident memory stays under the bound" \
+	"$T/forge.json"
+fcheck "$T/forge.json" 's("t.udp.received") == d["sent"]["jump"]'
+ok $? "forged test: every well-formed jump is one datagram, nothing more" \
+	"$T/forge.json"
+fcheck "$T/forge.json" 's("t.udp.foreign") == d["sent"]["wrong_cookie"] + d["sent"]["other_address"]'
+ok $? "another test's cookie or another address: foreign, not counted" \
+	"$T/forge.json"
+
+# the slowloris connections are still held: an honest client runs at once
+t0=$(date +%s%N)
+"$BIN" -c 127.0.0.1 -p "$PORT" -u -b 20M -t 1 -J >"$T/honest.json" \
+	2>"$T/honest.err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "# honest client: exit $rc after $ms ms"
+[ $rc -eq 0 ] && [ $ms -lt 4000 ]
+ok $? "honest client beside slowloris connections: runs at once (${ms} ms)" \
+	"$T/honest.err"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+def find(o):
+    if isinstance(o, dict):
+        if "udp" in o and isinstance(o["udp"], dict) and \
+           "received" in o["udp"]:
+            yield o["udp"]
+        for v in o.values():
+            yield from find(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from find(v)
+u = list(find(d))
+sys.exit(0 if u and all(x["received"] == x["sent"] and x["sent"] > 1000
+                        and not x.get("foreign") for x in u) else 1)' \
+	"$T/honest.json" 2>>"$T/honest.err"
+ok $? "honest client: every datagram sent is received, none foreign" \
+	"$T/honest.json"
+hwm=$(status_kb "$srv" VmHWM)
+[ -n "$hwm" ] && [ "$hwm" -lt $MEM_BOUND_KB ]
+ok $? "server memory still under the bound after both (${hwm:-?} kB)"
+
+# --- an idle control connection delays no one (defect 4) ---------------
+
+start_server idle
+python3 -c 'import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+print("connected", flush=True)
+time.sleep(8)' "$PORT" >"$T/idle.py" &
+pids+=($!)
+for i in $(seq 50); do
+	[ -s "$T/idle.py" ] && break
+	sleep 0.1
+done
+sleep 0.1	# and the server has accepted it
+t0=$(date +%s%N)
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 0.5 >"$T/idle-c.out" 2>&1
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc -eq 0 ] && [ $ms -lt 2500 ]
+ok $? "an idle control connection does not stall the next client (${ms} ms)" \
+	"$T/idle-c.out"
+
+# --- out of descriptors: no spinning on accept (defect 4) ---------------
+
+# 4 descriptors: stdio and the listener; every accept fails with EMFILE
+(ulimit -n 4 && exec "$BIN" -s -p 0 -B 127.0.0.1) >"$T/fd.out" \
+	2>"$T/fd.err" &
+fdsrv=$!
+pids+=($fdsrv)
+PORT=
+for i in $(seq 50); do
+	PORT=$(sed -n 's/^Server listening on .* port \([0-9]*\).*/\1/p' \
+		"$T/fd.out" 2>/dev/null)
+	[ -n "$PORT" ] && break
+	sleep 0.1
+done
+python3 -c 'import socket, sys, time
+held = [socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        for i in range(4)]
+time.sleep(3)' "$PORT" &
+pids+=($!)
+sleep 0.5
+c0=$(cpu_ticks $fdsrv)
+sleep 2
+c1=$(cpu_ticks $fdsrv)
+echo "# server without descriptors to spare: $((c1 - c0)) CPU ticks in 2 s"
+[ -n "$c0" ] && [ -n "$c1" ] && [ $((c1 - c0)) -lt 40 ]
+ok $? "out of descriptors: the server does not spin ($((c1 - c0)) ticks in 2 s)" \
+	"$T/fd.err"
+
+echo "1..$n"
+echo "hostile: $((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
