@@ -23,6 +23,15 @@
  */
 #define STRIPE_WEIGHT_UNIT_MBPS	100
 #define STRIPE_WEIGHT_UNKNOWN	10
+#define STRIPE_SPEED_UNKNOWN	1000
+
+/* The master stops sending on a link once this much waits in its queue:
+ * every byte queued there delays the link's frames behind it, and so adds
+ * to the skew the receiver must wait out.  A couple of milliseconds at the
+ * link's speed, and at least two 64 KB bursts so a fast link never idles.
+ */
+#define STRIPE_QUEUE_US		2000
+#define STRIPE_QUEUE_MIN	(2 * 65536)
 
 static rx_handler_result_t stripe_handle_frame(struct sk_buff **pskb);
 
@@ -41,14 +50,19 @@ u32 stripe_link_weight(const struct stripe_link *link)
 void stripe_link_refresh_speed(struct stripe_link *link)
 {
 	struct ethtool_link_ksettings ks;
-	u32 w = STRIPE_WEIGHT_UNKNOWN;
+	u32 mbps = STRIPE_SPEED_UNKNOWN;
 
 	ASSERT_RTNL();
 	if (!__ethtool_get_link_ksettings(link->dev, &ks) &&
 	    ks.base.speed && ks.base.speed != (u32)SPEED_UNKNOWN)
-		w = clamp_t(u32, ks.base.speed / STRIPE_WEIGHT_UNIT_MBPS, 1,
-			    STRIPE_WEIGHT_MAX);
-	link->weight_auto = w;
+		mbps = ks.base.speed;
+	link->speed = mbps;
+	link->weight_auto = clamp_t(u32, mbps / STRIPE_WEIGHT_UNIT_MBPS, 1,
+				    STRIPE_WEIGHT_MAX);
+	/* Mbit/s * us / 8 = bytes */
+	WRITE_ONCE(link->queue_max,
+		   max_t(u64, STRIPE_QUEUE_MIN,
+			 min_t(u64, (u64)mbps * STRIPE_QUEUE_US / 8, U32_MAX)));
 }
 
 u32 stripe_link_flags(const struct stripe_link *link)
@@ -68,12 +82,40 @@ u32 stripe_link_flags(const struct stripe_link *link)
 }
 
 /* Hot path: may this link take a packet now?  A link whose driver queue is
- * stopped fills its qdisc up to the limit, and is skipped from then on.
+ * stopped builds a queue in its qdisc; it is skipped while that queue holds
+ * queue_max bytes (or its packet limit), so the standing queue stays short.
  */
 bool stripe_link_can_send(const struct stripe_link *link)
 {
+	const struct Qdisc *sch = link->sch;
+
 	return netif_running(link->dev) && netif_carrier_ok(link->dev) &&
-	       READ_ONCE(link->sch->q.qlen) < READ_ONCE(link->limit);
+	       READ_ONCE(sch->q.qlen) < READ_ONCE(link->limit) &&
+	       READ_ONCE(sch->qstats.backlog) < READ_ONCE(link->queue_max);
+}
+
+/* Change a link's weight (0: from its speed) and packet limit, either
+ * absent.  Out of memory for the table the old weight stays.
+ */
+int stripe_link_configure(struct stripe_link *link, const struct nlattr *weight,
+			  const struct nlattr *limit,
+			  struct netlink_ext_ack *extack)
+{
+	struct stripe_master *m = rtnl_dereference(link->master);
+	u32 old = link->weight;
+
+	ASSERT_RTNL();
+	if (weight && nla_get_u32(weight) != old) {
+		link->weight = nla_get_u32(weight);
+		if (m && stripe_master_rebuild(m)) {
+			link->weight = old;
+			NL_SET_ERR_MSG_MOD(extack, "out of memory for the link table");
+			return -ENOMEM;
+		}
+	}
+	if (limit)
+		WRITE_ONCE(link->limit, nla_get_u32(limit));
+	return 0;
 }
 
 /* Receive: IP arriving on a link belongs to the master, so the stack sees
@@ -152,6 +194,17 @@ static rx_handler_result_t stripe_handle_frame(struct sk_buff **pskb)
 	return RX_HANDLER_ANOTHER;
 }
 
+/* Why a link MTU is too small for its master */
+static void stripe_link_mtu_msg(struct netlink_ext_ack *extack, u8 reorder)
+{
+	if (reorder == STRIPE_REORDER_ON)
+		NL_SET_ERR_MSG_MOD(extack,
+				   "with reorder on a link needs an MTU of 1304: IPv6's 1280 plus the 24-byte stripe header");
+	else
+		NL_SET_ERR_MSG_MOD(extack,
+				   "a link needs an MTU of 1280 (the IPv6 minimum)");
+}
+
 int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 		     struct netlink_ext_ack *extack)
 {
@@ -163,8 +216,8 @@ int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 		NL_SET_ERR_MSG_MOD(extack, "the master already has the most links it takes (64)");
 		return -ENOSPC;
 	}
-	if (dev->mtu < IPV6_MIN_MTU) {
-		NL_SET_ERR_MSG_MOD(extack, "a link needs an MTU of 1280 (the IPv6 minimum)");
+	if (!stripe_link_mtu_ok(dev->mtu, m->cfg.reorder)) {
+		stripe_link_mtu_msg(extack, m->cfg.reorder);
 		return -EINVAL;
 	}
 	err = netdev_rx_handler_register(dev, stripe_handle_frame, link);
@@ -175,13 +228,28 @@ int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 	err = netdev_master_upper_dev_link(dev, m->dev, NULL, NULL, extack);
 	if (err)
 		goto err_rx;
+	/* The master has no link-layer address, so no multicast list to hand
+	 * down (dev_mc_sync would sync nothing): a link that filters
+	 * multicast would drop the neighbour solicitations for the master's
+	 * addresses.  Like a bridge port, take all of the segment's.
+	 */
+	err = dev_set_allmulti(dev, 1);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "the link cannot receive all multicast");
+		goto err_upper;
+	}
 
 	stripe_link_refresh_speed(link);
 	link->id = find_first_zero_bit(m->link_ids, STRIPE_MAX_LINKS);
+	/* The id may have been a gone link's: not its receive state. */
+	spin_lock_bh(&m->rx.lock);
+	stripe_reseq_forget_link(&m->rx.reseq, link->id);
+	spin_unlock_bh(&m->rx.lock);
 	__set_bit(link->id, m->link_ids);
 	rcu_assign_pointer(link->master, m);
 	list_add_tail_rcu(&link->node, &m->links);
 	m->nr_links++;
+	/* On failure the table in force does not name the link. */
 	err = stripe_master_rebuild(m);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "out of memory for the link table");
@@ -195,7 +263,8 @@ err_list:
 	list_del_rcu(&link->node);
 	m->nr_links--;
 	RCU_INIT_POINTER(link->master, NULL);
-	stripe_master_rebuild(m);
+	dev_set_allmulti(dev, -1);
+err_upper:
 	netdev_upper_dev_unlink(dev, m->dev);
 err_rx:
 	netdev_rx_handler_unregister(dev);
@@ -209,17 +278,43 @@ void stripe_link_leave(struct stripe_link *link)
 	ASSERT_RTNL();
 	if (!m)
 		return;
+	stripe_master_drop_link(m, link);
 	list_del_rcu(&link->node);
 	m->nr_links--;
 	__clear_bit(link->id, m->link_ids);
 	RCU_INIT_POINTER(link->master, NULL);
-	/* On allocation failure the master is left with no table (it drops
-	 * until the next change) rather than a table naming this link.
-	 */
-	stripe_master_rebuild(m);
 	netdev_upper_dev_unlink(link->dev, m->dev);
 	netdev_rx_handler_unregister(link->dev);
-	stripe_master_update(m);
+	/* A device on its way out needs no flags back; telling of one would
+	 * notify about a device already unregistered.
+	 */
+	if (link->dev->reg_state == NETREG_REGISTERED)
+		dev_set_allmulti(link->dev, -1);
+	if (m->dev->reg_state == NETREG_REGISTERED)
+		stripe_master_update(m);
+}
+
+/* A link's MTU may not fall below what keeps the master at IPv6's 1280.
+ * NETDEV_PRECHANGEMTU would be the place, but it carries neither the new
+ * MTU nor an extack; refusing NETDEV_CHANGEMTU makes the core put the old
+ * MTU back and notify again.  The reason goes to the kernel log.
+ */
+static int stripe_link_changemtu(struct stripe_master *m,
+				 struct stripe_link *link)
+{
+	u8 reorder = READ_ONCE(m->cfg.reorder);
+
+	if (stripe_link_mtu_ok(link->dev->mtu, reorder)) {
+		stripe_master_update(m);
+		return NOTIFY_DONE;
+	}
+	netdev_warn(m->dev, "MTU %u of link %s refused: a link needs %zu, IPv6's 1280%s\n",
+		    link->dev->mtu, link->dev->name,
+		    IPV6_MIN_MTU + (reorder == STRIPE_REORDER_ON ?
+				    sizeof(struct stripe_wire_hdr) : 0),
+		    reorder == STRIPE_REORDER_ON ?
+		    " plus the 24-byte stripe header of reorder on" : "");
+	return notifier_from_errno(-EINVAL);
 }
 
 static int stripe_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -248,11 +343,7 @@ static int stripe_netdev_event(struct notifier_block *nb, unsigned long event,
 		stripe_master_update(m);
 		break;
 	case NETDEV_CHANGEMTU:
-		/* Refusing makes the core put the old MTU back. */
-		if (dev->mtu < IPV6_MIN_MTU)
-			return notifier_from_errno(-EINVAL);
-		stripe_master_update(m);
-		break;
+		return stripe_link_changemtu(m, link);
 	}
 	return NOTIFY_DONE;
 }

@@ -11,6 +11,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
+#include <linux/ipv6.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
 #include <net/rtnetlink.h>
@@ -37,74 +38,183 @@ static void stripe_table_free(struct stripe_table *t)
 		kfree_rcu(t, rcu);
 }
 
-/* Publish a new table of the master's links.  Called under RTNL after every
- * change of the link set or of a weight.  Each link's share of a round is
- * quantum * weight / smallest weight, so the smallest sends one quantum.
+/* A table of the master's links but @skip (NULL: all of them), each with
+ * quantum * weight / smallest weight bytes per round, so the smallest sends
+ * one quantum.
  */
-int stripe_master_rebuild(struct stripe_master *m)
+static struct stripe_table *stripe_table_build(struct stripe_master *m,
+					       const struct stripe_link *skip,
+					       u32 quantum, gfp_t gfp)
 {
-	struct stripe_table *t, *old;
+	struct stripe_table *t;
 	struct stripe_link *link;
 	u32 i = 0, wmin = U32_MAX;
 
-	ASSERT_RTNL();
-	t = kzalloc(struct_size(t, slot, m->nr_links), GFP_KERNEL);
-	if (!t) {
-		/* Never leave a table that names a link about to be freed. */
-		old = rtnl_dereference(m->table);
-		RCU_INIT_POINTER(m->table, NULL);
-		stripe_table_free(old);
-		return -ENOMEM;
-	}
+	t = kzalloc(struct_size(t, slot, m->nr_links), gfp);
+	if (!t)
+		return NULL;
 	list_for_each_entry(link, &m->links, node)
-		wmin = min(wmin, stripe_link_weight(link));
+		if (link != skip)
+			wmin = min(wmin, stripe_link_weight(link));
 	list_for_each_entry(link, &m->links, node) {
-		u64 share = (u64)m->cfg.quantum * stripe_link_weight(link);
+		u64 share = (u64)quantum * stripe_link_weight(link);
 
+		if (link == skip)
+			continue;
 		t->slot[i].link = link;
 		t->slot[i].share = min_t(u64, div_u64(share, wmin), S32_MAX / 2);
 		i++;
 	}
 	t->n = i;
+	return t;
+}
+
+static void stripe_table_publish(struct stripe_master *m,
+				 struct stripe_table *t)
+{
+	struct stripe_table *old = rtnl_dereference(m->table);
+
 	t->gen = ++m->table_gen;
-	old = rtnl_dereference(m->table);
 	rcu_assign_pointer(m->table, t);
 	stripe_table_free(old);
+}
+
+/* Publish a new table of the master's links.  Called under RTNL after every
+ * change of the link set or of a weight.  Out of memory, the table in force
+ * stays: it names no link that is not on the list (a leaving link uses
+ * stripe_master_drop_link()), it only has the old weights.
+ */
+int stripe_master_rebuild(struct stripe_master *m)
+{
+	struct stripe_table *t;
+
+	ASSERT_RTNL();
+	t = stripe_table_build(m, NULL, m->cfg.quantum, GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	stripe_table_publish(m, t);
 	return 0;
+}
+
+/* Publish the table without @link, which is about to leave and be freed:
+ * no table may name it once it is off the list.  Leaving cannot fail
+ * (qdisc destroy, device unregister) and the table is at most about 1 KB,
+ * so the allocation may wait for memory rather than fail.
+ */
+void stripe_master_drop_link(struct stripe_master *m, struct stripe_link *link)
+{
+	ASSERT_RTNL();
+	stripe_table_publish(m, stripe_table_build(m, link, m->cfg.quantum,
+						   GFP_KERNEL | __GFP_NOFAIL));
+}
+
+/* The bytes the stripe header takes from every frame with reorder on */
+static unsigned int stripe_header_room(u8 reorder)
+{
+	return reorder == STRIPE_REORDER_ON ? sizeof(struct stripe_wire_hdr) : 0;
+}
+
+/* The largest MTU the links leave the master, 0 without links */
+static unsigned int stripe_links_mtu(const struct stripe_master *m, u8 reorder)
+{
+	const struct stripe_link *link;
+	unsigned int mtu = 0;
+
+	list_for_each_entry(link, &m->links, node)
+		if (!mtu || link->dev->mtu < mtu)
+			mtu = link->dev->mtu;
+	return mtu ? mtu - stripe_header_room(reorder) : 0;
+}
+
+/* May a link of MTU @mtu carry a master that keeps IPv6 (1280) with
+ * @reorder?  The smallest link MTU bounds the master's.
+ */
+bool stripe_link_mtu_ok(unsigned int mtu, u8 reorder)
+{
+	return mtu >= IPV6_MIN_MTU + stripe_header_room(reorder);
 }
 
 /* Recompute what the master takes from its links: MTU, offloads, headroom
  * and carrier.  Called under RTNL whenever a link joins, leaves or changes.
+ * An MTU the user set stays while the links allow it; without one the
+ * master takes the largest they allow.
  */
 void stripe_master_update(struct stripe_master *m)
 {
+	u8 reorder = READ_ONCE(m->cfg.reorder);
 	struct net_device *dev = m->dev;
 	struct stripe_link *link;
-	unsigned int mtu = 0, headroom = 0;
+	unsigned int mtu, headroom = 0;
 	bool carrier = false;
 
 	ASSERT_RTNL();
 	list_for_each_entry(link, &m->links, node) {
-		if (!mtu || link->dev->mtu < mtu)
-			mtu = link->dev->mtu;
 		headroom = max_t(unsigned int, headroom,
 				 LL_RESERVED_SPACE(link->dev));
 		if (stripe_link_flags(link) & STRIPE_LINK_F_ACTIVE)
 			carrier = true;
 	}
-	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON) {
-		headroom += sizeof(struct stripe_wire_hdr);
-		if (mtu)
-			mtu -= sizeof(struct stripe_wire_hdr);
-	}
-	dev->needed_headroom = headroom;
-	if (mtu && mtu != dev->mtu)
+	dev->needed_headroom = headroom + stripe_header_room(reorder);
+	mtu = stripe_links_mtu(m, reorder);
+	if (mtu && m->mtu_user)
+		mtu = min(mtu, m->mtu_user);
+	if (mtu && mtu != dev->mtu) {
+		m->mtu_following = true;
 		dev_set_mtu(dev, mtu);
+		m->mtu_following = false;
+	}
 	netdev_update_features(dev);
 	if (carrier)
 		netif_carrier_on(dev);
 	else
 		netif_carrier_off(dev);
+}
+
+/* Change the master's options to @cfg, a copy of m->cfg with the requested
+ * changes, after checking all of it: nothing changes if anything is
+ * refused.  The one place the options change, whichever interface asked
+ * (rtnetlink's IFLA_INFO_DATA or tc's qdisc on the master).
+ */
+int stripe_master_configure(struct stripe_master *m,
+			    const struct stripe_config *cfg,
+			    struct netlink_ext_ack *extack)
+{
+	struct stripe_config *cur = &m->cfg;
+	bool reorder = cfg->reorder != cur->reorder;
+	struct stripe_table *t = NULL;
+	struct stripe_link *link;
+
+	ASSERT_RTNL();
+	list_for_each_entry(link, &m->links, node) {
+		if (reorder && !stripe_link_mtu_ok(link->dev->mtu, cfg->reorder)) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "reorder on needs links of MTU 1304 or more: its 24-byte header would leave the master below IPv6's 1280");
+			return -EINVAL;
+		}
+	}
+	if (cfg->quantum != cur->quantum) {
+		t = stripe_table_build(m, NULL, cfg->quantum, GFP_KERNEL);
+		if (!t) {
+			NL_SET_ERR_MSG_MOD(extack, "out of memory for the link table");
+			return -ENOMEM;
+		}
+	}
+	WRITE_ONCE(cur->quantum, cfg->quantum);
+	WRITE_ONCE(cur->reorder, cfg->reorder);
+	WRITE_ONCE(cur->hold_max_us, cfg->hold_max_us);
+	WRITE_ONCE(cur->flow_limit, cfg->flow_limit);
+	WRITE_ONCE(cur->buffer_limit, cfg->buffer_limit);
+	WRITE_ONCE(cur->stripe_min, cfg->stripe_min);
+	WRITE_ONCE(cur->hold_auto, cfg->hold_auto);
+	if (t)
+		stripe_table_publish(m, t);
+	if (reorder) {
+		stripe_master_update(m);	/* the header changes the MTU */
+		/* Failover needs reorder on (marker.c): start afresh. */
+		list_for_each_entry(link, &m->links, node)
+			WRITE_ONCE(link->rx_silent, false);
+	}
+	return 0;
 }
 
 static netdev_features_t stripe_fix_features(struct net_device *dev,
@@ -125,17 +235,16 @@ static netdev_features_t stripe_fix_features(struct net_device *dev,
 static int stripe_change_mtu(struct net_device *dev, int new_mtu)
 {
 	struct stripe_master *m = netdev_priv(dev);
-	int room = READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON ?
-		   sizeof(struct stripe_wire_hdr) : 0;
-	struct stripe_link *link;
+	unsigned int max = stripe_links_mtu(m, READ_ONCE(m->cfg.reorder));
 
-	list_for_each_entry(link, &m->links, node) {
-		if (new_mtu + room > link->dev->mtu) {
-			netdev_err(dev, "MTU %d is larger than the MTU %u of link %s\n",
-				   new_mtu, link->dev->mtu, link->dev->name);
-			return -EINVAL;
-		}
+	if (max && new_mtu > max) {
+		netdev_err(dev, "MTU %d is larger than the %u its links allow\n",
+			   new_mtu, max);
+		return -EINVAL;
 	}
+	/* The user's choice, kept across link changes (see update) */
+	if (!m->mtu_following)
+		m->mtu_user = new_mtu;
 	dev->mtu = new_mtu;
 	return 0;
 }
@@ -146,11 +255,6 @@ static int stripe_master_init(struct net_device *dev)
 
 	m->dev = dev;
 	INIT_LIST_HEAD(&m->links);
-	m->cfg.quantum = STRIPE_QUANTUM_DEFAULT;
-	m->cfg.reorder = STRIPE_REORDER_OFF;
-	m->cfg.hold_max_us = STRIPE_HOLD_DEFAULT_US;
-	m->cfg.flow_limit = STRIPE_FLOW_LIMIT_DEFAULT;
-	m->cfg.buffer_limit = STRIPE_BUFFER_LIMIT_DEFAULT;
 	m->sender_id = get_random_u32();
 	stripe_marker_init(m);
 	m->srr = alloc_percpu(struct stripe_srr);
@@ -215,11 +319,24 @@ static const struct net_device_ops stripe_master_netdev_ops = {
 	.ndo_change_mtu		= stripe_change_mtu,
 	.ndo_fix_features	= stripe_fix_features,
 	.ndo_get_stats64	= stripe_get_stats64,
+	.ndo_add_slave		= stripe_add_slave,
+	.ndo_del_slave		= stripe_del_slave,
 };
 
 static void stripe_master_setup(struct net_device *dev)
 {
+	struct stripe_master *m = netdev_priv(dev);
+
+	/* Here, not in ndo_init: newlink sets options before registering. */
+	m->cfg.quantum = STRIPE_QUANTUM_DEFAULT;
+	m->cfg.reorder = STRIPE_REORDER_OFF;
+	m->cfg.hold_max_us = STRIPE_HOLD_DEFAULT_US;
+	m->cfg.flow_limit = STRIPE_FLOW_LIMIT_DEFAULT;
+	m->cfg.buffer_limit = STRIPE_BUFFER_LIMIT_DEFAULT;
+	/* The hold bound follows what the receiver measures */
+	m->cfg.hold_auto = 1;
 	dev->netdev_ops = &stripe_master_netdev_ops;
+	dev->ethtool_ops = &stripe_ethtool_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = stripe_master_destructor;
 	dev->type = ARPHRD_NONE;
@@ -241,12 +358,115 @@ static void stripe_master_setup(struct net_device *dev)
 	dev->rtnl_link_ops = &stripe_link_ops;
 }
 
+/* The master's options, IFLA_INFO_DATA.  Ranges live in the policy, so
+ * a policy dump tells them; a full-range policy is used for u32 (the short
+ * form holds s16).  No validation callbacks on integers: describing such
+ * a policy back (the core does when an attribute has a bad length) reads
+ * the callback's address as s16 bounds and warns in 6.1.  (Not const:
+ * 6.1's policy points to a mutable range.)
+ */
+static struct netlink_range_validation stripe_hold_range = {
+	.min = 1, .max = STRIPE_HOLD_MAX_US_MAX,
+};
+
+static struct netlink_range_validation stripe_quantum_range = {
+	.min = STRIPE_QUANTUM_MIN, .max = STRIPE_QUANTUM_MAX,
+};
+
+static struct netlink_range_validation stripe_limit_range = {
+	.min = 1, .max = STRIPE_LIMIT_MAX,
+};
+
+static const struct nla_policy stripe_policy[IFLA_STRIPE_MAX + 1] = {
+	[IFLA_STRIPE_REORDER]	   = NLA_POLICY_MAX(NLA_U8, STRIPE_REORDER_MAX),
+	[IFLA_STRIPE_HOLD_MAX_US]  = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_hold_range),
+	[IFLA_STRIPE_HOLD_AUTO]	   = NLA_POLICY_MAX(NLA_U8, 1),
+	[IFLA_STRIPE_QUANTUM]	   = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_quantum_range),
+	[IFLA_STRIPE_FLOW_LIMIT]   = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_limit_range),
+	[IFLA_STRIPE_BUFFER_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_limit_range),
+	[IFLA_STRIPE_STRIPE_MIN]   = { .type = NLA_U32 },
+};
+
+static const struct nla_policy stripe_slave_policy[IFLA_STRIPE_LINK_MAX + 1] = {
+	[IFLA_STRIPE_LINK_WEIGHT] = NLA_POLICY_MAX(NLA_U32, STRIPE_WEIGHT_MAX),
+	[IFLA_STRIPE_LINK_LIMIT]  = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_limit_range),
+	[IFLA_STRIPE_LINK_ID]	  = { .type = NLA_REJECT,
+				      .reject_message = "the link id is chosen by the master" },
+	[IFLA_STRIPE_LINK_FLAGS]  = { .type = NLA_REJECT,
+				      .reject_message = "link flags are read only" },
+	[IFLA_STRIPE_LINK_WEIGHT_USED] = {
+		.type = NLA_REJECT,
+		.reject_message = "set weight, not the weight in force" },
+	[IFLA_STRIPE_LINK_SPEED]  = { .type = NLA_REJECT,
+				      .reject_message = "the speed is the link's own" },
+};
+
+/* rtnetlink parses IFLA_INFO_DATA leniently (unknown attributes and
+ * trailing bytes pass): check the raw nest strictly, so a typo or a
+ * newer tool's option is refused rather than ignored.
+ */
+static int stripe_validate_strict(struct nlattr *tb[], int type, int maxtype,
+				  const struct nla_policy *policy,
+				  struct netlink_ext_ack *extack)
+{
+	struct nlattr *nest;
+
+	if (!tb[IFLA_LINKINFO])
+		return 0;
+	nest = nla_find_nested(tb[IFLA_LINKINFO], type);
+	if (!nest)
+		return 0;
+	return nla_validate_nested(nest, maxtype, policy, extack);
+}
+
+static int stripe_validate_link(struct nlattr *tb[], struct nlattr *data[],
+				struct netlink_ext_ack *extack)
+{
+	return stripe_validate_strict(tb, IFLA_INFO_DATA, IFLA_STRIPE_MAX,
+				      stripe_policy, extack);
+}
+
+static int stripe_validate_slave(struct nlattr *tb[], struct nlattr *data[],
+				 struct netlink_ext_ack *extack)
+{
+	return stripe_validate_strict(tb, IFLA_INFO_SLAVE_DATA,
+				      IFLA_STRIPE_LINK_MAX, stripe_slave_policy,
+				      extack);
+}
+
+/* The options in @data over @cfg */
+static void stripe_config_parse(struct stripe_config *cfg, struct nlattr *data[])
+{
+	if (!data)
+		return;
+	if (data[IFLA_STRIPE_REORDER])
+		cfg->reorder = nla_get_u8(data[IFLA_STRIPE_REORDER]);
+	if (data[IFLA_STRIPE_HOLD_MAX_US])
+		cfg->hold_max_us = nla_get_u32(data[IFLA_STRIPE_HOLD_MAX_US]);
+	if (data[IFLA_STRIPE_HOLD_AUTO])
+		cfg->hold_auto = nla_get_u8(data[IFLA_STRIPE_HOLD_AUTO]);
+	if (data[IFLA_STRIPE_QUANTUM])
+		cfg->quantum = nla_get_u32(data[IFLA_STRIPE_QUANTUM]);
+	if (data[IFLA_STRIPE_FLOW_LIMIT])
+		cfg->flow_limit = nla_get_u32(data[IFLA_STRIPE_FLOW_LIMIT]);
+	if (data[IFLA_STRIPE_BUFFER_LIMIT])
+		cfg->buffer_limit = nla_get_u32(data[IFLA_STRIPE_BUFFER_LIMIT]);
+	if (data[IFLA_STRIPE_STRIPE_MIN])
+		cfg->stripe_min = nla_get_u32(data[IFLA_STRIPE_STRIPE_MIN]);
+}
+
 static int stripe_newlink(struct net *net, struct net_device *dev,
 			  struct nlattr *tb[], struct nlattr *data[],
 			  struct netlink_ext_ack *extack)
 {
+	struct stripe_master *m = netdev_priv(dev);
 	int err;
 
+	/* No link yet, so nothing to check against: options apply as given */
+	stripe_config_parse(&m->cfg, data);
+	/* "ip link add ... mtu N" is the user's MTU as much as a later set */
+	if (tb[IFLA_MTU])
+		m->mtu_user = dev->mtu;
 	err = register_netdevice(dev);
 	if (err)
 		return err;
@@ -254,33 +474,98 @@ static int stripe_newlink(struct net *net, struct net_device *dev,
 	return 0;
 }
 
-/* A master has no link options: everything is set with tc.  A policy with
- * one rejected type makes rtnetlink parse IFLA_INFO_DATA, so that
- * stripe_validate_link() sees it was sent and refuses it.
- */
-#define STRIPE_NO_LINK_OPTIONS \
-	"stripe: a master takes no link options: configure it with \"tc qdisc ... stripe\""
-
-static const struct nla_policy stripe_link_policy[2] = {
-	[1] = { .type = NLA_REJECT, .reject_message = STRIPE_NO_LINK_OPTIONS },
-};
-
-static int stripe_validate_link(struct nlattr *tb[], struct nlattr *data[],
-				struct netlink_ext_ack *extack)
+static int stripe_changelink(struct net_device *dev, struct nlattr *tb[],
+			     struct nlattr *data[],
+			     struct netlink_ext_ack *extack)
 {
-	if (data) {
-		NL_SET_ERR_MSG(extack, STRIPE_NO_LINK_OPTIONS);
+	struct stripe_master *m = netdev_priv(dev);
+	struct stripe_config cfg = m->cfg;
+
+	stripe_config_parse(&cfg, data);
+	return stripe_master_configure(m, &cfg, extack);
+}
+
+static size_t stripe_get_size(const struct net_device *dev)
+{
+	return 2 * nla_total_size(sizeof(u8)) +
+	       5 * nla_total_size(sizeof(u32));
+}
+
+static int stripe_fill_info(struct sk_buff *skb, const struct net_device *dev)
+{
+	const struct stripe_master *m = netdev_priv(dev);
+	const struct stripe_config *cfg = &m->cfg;
+
+	if (nla_put_u8(skb, IFLA_STRIPE_REORDER, cfg->reorder) ||
+	    nla_put_u32(skb, IFLA_STRIPE_HOLD_MAX_US, cfg->hold_max_us) ||
+	    nla_put_u8(skb, IFLA_STRIPE_HOLD_AUTO, cfg->hold_auto) ||
+	    nla_put_u32(skb, IFLA_STRIPE_QUANTUM, cfg->quantum) ||
+	    nla_put_u32(skb, IFLA_STRIPE_FLOW_LIMIT, cfg->flow_limit) ||
+	    nla_put_u32(skb, IFLA_STRIPE_BUFFER_LIMIT, cfg->buffer_limit) ||
+	    nla_put_u32(skb, IFLA_STRIPE_STRIPE_MIN, cfg->stripe_min))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int stripe_slave_changelink(struct net_device *mdev,
+				   struct net_device *dev, struct nlattr *tb[],
+				   struct nlattr *data[],
+				   struct netlink_ext_ack *extack)
+{
+	struct stripe_link *link = stripe_link_of(dev);
+	int err;
+
+	if (!link || rtnl_dereference(link->master) != netdev_priv(mdev)) {
+		NL_SET_ERR_MSG_MOD(extack, "the device is not a link of this master");
 		return -EINVAL;
 	}
+	err = stripe_validate_slave(tb, data, extack);
+	if (err)
+		return err;
+	return stripe_link_configure(link, data ? data[IFLA_STRIPE_LINK_WEIGHT] : NULL,
+				     data ? data[IFLA_STRIPE_LINK_LIMIT] : NULL,
+				     extack);
+}
+
+static size_t stripe_get_slave_size(const struct net_device *mdev,
+				    const struct net_device *dev)
+{
+	return 6 * nla_total_size(sizeof(u32));
+}
+
+static int stripe_fill_slave_info(struct sk_buff *skb,
+				  const struct net_device *mdev,
+				  const struct net_device *dev)
+{
+	const struct stripe_link *link = stripe_link_of(dev);
+
+	if (!link)
+		return 0;
+	if (nla_put_u32(skb, IFLA_STRIPE_LINK_WEIGHT, link->weight) ||
+	    nla_put_u32(skb, IFLA_STRIPE_LINK_LIMIT, READ_ONCE(link->limit)) ||
+	    nla_put_u32(skb, IFLA_STRIPE_LINK_ID, link->id) ||
+	    nla_put_u32(skb, IFLA_STRIPE_LINK_FLAGS, stripe_link_flags(link)) ||
+	    nla_put_u32(skb, IFLA_STRIPE_LINK_WEIGHT_USED,
+			stripe_link_weight(link)) ||
+	    nla_put_u32(skb, IFLA_STRIPE_LINK_SPEED, link->speed))
+		return -EMSGSIZE;
 	return 0;
 }
 
 struct rtnl_link_ops stripe_link_ops __read_mostly = {
 	.kind		= STRIPE_KIND,
 	.priv_size	= sizeof(struct stripe_master),
-	.maxtype	= 1,
-	.policy		= stripe_link_policy,
+	.maxtype	= IFLA_STRIPE_MAX,
+	.policy		= stripe_policy,
 	.setup		= stripe_master_setup,
 	.validate	= stripe_validate_link,
 	.newlink	= stripe_newlink,
+	.changelink	= stripe_changelink,
+	.get_size	= stripe_get_size,
+	.fill_info	= stripe_fill_info,
+	.slave_maxtype	= IFLA_STRIPE_LINK_MAX,
+	.slave_policy	= stripe_slave_policy,
+	.slave_changelink = stripe_slave_changelink,
+	.get_slave_size	= stripe_get_slave_size,
+	.fill_slave_info = stripe_fill_slave_info,
 };

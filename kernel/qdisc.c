@@ -151,40 +151,27 @@ static int stripe_parse(struct nlattr *opt, struct nlattr **tb,
 	return 0;
 }
 
-static void stripe_master_apply(struct stripe_master *m, struct nlattr **tb)
+/* The options given, over the master's current ones */
+static int stripe_master_apply(struct stripe_master *m, struct nlattr **tb,
+			       struct netlink_ext_ack *extack)
 {
-	struct stripe_config *cfg = &m->cfg;
-	bool rebuild = false;
+	struct stripe_config cfg = m->cfg;
 
-	if (tb[TCA_STRIPE_QUANTUM]) {
-		WRITE_ONCE(cfg->quantum, nla_get_u32(tb[TCA_STRIPE_QUANTUM]));
-		rebuild = true;
-	}
-	if (tb[TCA_STRIPE_REORDER] &&
-	    nla_get_u8(tb[TCA_STRIPE_REORDER]) != cfg->reorder) {
-		struct stripe_link *link;
-
-		WRITE_ONCE(cfg->reorder, nla_get_u8(tb[TCA_STRIPE_REORDER]));
-		stripe_master_update(m);	/* the header changes the MTU */
-		/* Failover needs reorder on (marker.c): start afresh. */
-		list_for_each_entry(link, &m->links, node)
-			WRITE_ONCE(link->rx_silent, false);
-	}
+	if (tb[TCA_STRIPE_QUANTUM])
+		cfg.quantum = nla_get_u32(tb[TCA_STRIPE_QUANTUM]);
+	if (tb[TCA_STRIPE_REORDER])
+		cfg.reorder = nla_get_u8(tb[TCA_STRIPE_REORDER]);
 	if (tb[TCA_STRIPE_HOLD_MAX_US])
-		WRITE_ONCE(cfg->hold_max_us,
-			   nla_get_u32(tb[TCA_STRIPE_HOLD_MAX_US]));
+		cfg.hold_max_us = nla_get_u32(tb[TCA_STRIPE_HOLD_MAX_US]);
 	if (tb[TCA_STRIPE_FLOW_LIMIT])
-		WRITE_ONCE(cfg->flow_limit, nla_get_u32(tb[TCA_STRIPE_FLOW_LIMIT]));
+		cfg.flow_limit = nla_get_u32(tb[TCA_STRIPE_FLOW_LIMIT]);
 	if (tb[TCA_STRIPE_BUFFER_LIMIT])
-		WRITE_ONCE(cfg->buffer_limit,
-			   nla_get_u32(tb[TCA_STRIPE_BUFFER_LIMIT]));
+		cfg.buffer_limit = nla_get_u32(tb[TCA_STRIPE_BUFFER_LIMIT]);
 	if (tb[TCA_STRIPE_STRIPE_MIN])
-		WRITE_ONCE(cfg->stripe_min,
-			   nla_get_u32(tb[TCA_STRIPE_STRIPE_MIN]));
+		cfg.stripe_min = nla_get_u32(tb[TCA_STRIPE_STRIPE_MIN]);
 	if (tb[TCA_STRIPE_HOLD_AUTO])
-		WRITE_ONCE(cfg->hold_auto, nla_get_u8(tb[TCA_STRIPE_HOLD_AUTO]));
-	if (rebuild)
-		stripe_master_rebuild(m);
+		cfg.hold_auto = nla_get_u8(tb[TCA_STRIPE_HOLD_AUTO]);
+	return stripe_master_configure(m, &cfg, extack);
 }
 
 /* Find the master a link asks for, in the link's own namespace. */
@@ -228,7 +215,10 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 	struct stripe_link *link;
 	int err;
 
-	if (!tb[TCA_STRIPE_MASTER]) {
+	/* "ip link set DEV master M" makes this qdisc with M in
+	 * stripe_enslaving (enslave.c) and no options.
+	 */
+	if (!tb[TCA_STRIPE_MASTER] && !stripe_enslaving) {
 		NL_SET_ERR_MSG_MOD(extack, "missing \"master NAME\", the master to join");
 		return -EINVAL;
 	}
@@ -236,7 +226,9 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 		NL_SET_ERR_MSG_MOD(extack, "a link must be an Ethernet-like device");
 		return -EINVAL;
 	}
-	m = stripe_find_master(dev, tb[TCA_STRIPE_MASTER], extack);
+	m = stripe_enslaving;
+	if (tb[TCA_STRIPE_MASTER])
+		m = stripe_find_master(dev, tb[TCA_STRIPE_MASTER], extack);
 	if (!m)
 		return -ENODEV;
 
@@ -290,8 +282,10 @@ static int stripe_init(struct Qdisc *sch, struct nlattr *opt,
 	if (!on_master)
 		return stripe_init_link(sch, tb, extack);
 
+	err = stripe_master_apply(netdev_priv(dev), tb, extack);
+	if (err)
+		return err;
 	q->master = netdev_priv(dev);
-	stripe_master_apply(q->master, tb);
 	/* Like noqueue: the master transmits without a queue or a lock. */
 	sch->enqueue = NULL;
 	return 0;
@@ -309,10 +303,8 @@ static int stripe_change(struct Qdisc *sch, struct nlattr *opt,
 	err = stripe_parse(opt, tb, !!q->master, extack);
 	if (err)
 		return err;
-	if (q->master) {
-		stripe_master_apply(q->master, tb);
-		return 0;
-	}
+	if (q->master)
+		return stripe_master_apply(q->master, tb, extack);
 
 	m = rtnl_dereference(link->master);
 	if (tb[TCA_STRIPE_MASTER] &&

@@ -10,9 +10,13 @@
  * Configuration
  * -------------
  * A master is created with rtnetlink:  ip link add stripe0 type stripe
+ * and takes its options there too, as IFLA_INFO_DATA (IFLA_STRIPE_*,
+ * below); a link joins with  ip link set eth2 master stripe0  and takes
+ * its options as IFLA_INFO_SLAVE_DATA (IFLA_STRIPE_LINK_*).
  *
- * Everything else is a qdisc of kind "stripe" (TCA_KIND == STRIPE_KIND).
- * Its role follows from the device it is attached to:
+ * The same is possible with a qdisc of kind "stripe" (TCA_KIND ==
+ * STRIPE_KIND), as with teql.  Its role follows from the device it is
+ * attached to:
  *
  *   on a stripe master:  master-wide options (reorder mode, quantum, the
  *                        receive hold limits) and the master's statistics,
@@ -97,6 +101,39 @@ enum {
 };
 
 #define TCA_STRIPE_MAX	(__TCA_STRIPE_MAX - 1)
+
+/* IFLA_INFO_DATA of a master: the same options as the TCA_STRIPE_* of the
+ * qdisc on the master, with the same ranges
+ */
+enum {
+	IFLA_STRIPE_UNSPEC,
+	IFLA_STRIPE_REORDER,		/* u8: enum stripe_reorder_mode */
+	IFLA_STRIPE_HOLD_MAX_US,	/* u32: 1..STRIPE_HOLD_MAX_US_MAX */
+	IFLA_STRIPE_HOLD_AUTO,		/* u8: 0 or 1 */
+	IFLA_STRIPE_QUANTUM,		/* u32: STRIPE_QUANTUM_MIN..MAX */
+	IFLA_STRIPE_FLOW_LIMIT,		/* u32: 1..STRIPE_LIMIT_MAX */
+	IFLA_STRIPE_BUFFER_LIMIT,	/* u32: 1..STRIPE_LIMIT_MAX */
+	IFLA_STRIPE_STRIPE_MIN,		/* u32: bytes */
+	__IFLA_STRIPE_MAX
+};
+
+#define IFLA_STRIPE_MAX	(__IFLA_STRIPE_MAX - 1)
+
+/* IFLA_INFO_SLAVE_DATA of a link */
+enum {
+	IFLA_STRIPE_LINK_UNSPEC,
+	IFLA_STRIPE_LINK_WEIGHT,	/* u32: 0 = from the link speed,
+					 * else 1..STRIPE_WEIGHT_MAX
+					 */
+	IFLA_STRIPE_LINK_LIMIT,		/* u32: packets, 1..STRIPE_LIMIT_MAX */
+	IFLA_STRIPE_LINK_ID,		/* u32, read only: id on the wire */
+	IFLA_STRIPE_LINK_FLAGS,		/* u32, read only: STRIPE_LINK_F_* */
+	IFLA_STRIPE_LINK_WEIGHT_USED,	/* u32, read only: weight in force */
+	IFLA_STRIPE_LINK_SPEED,		/* u32, read only: Mbit/s */
+	__IFLA_STRIPE_LINK_MAX
+};
+
+#define IFLA_STRIPE_LINK_MAX	(__IFLA_STRIPE_LINK_MAX - 1)
 
 /* TCA_STATS_APP */
 enum {

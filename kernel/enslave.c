@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stripe: "ip link set eth2 master stripe0" and "ip link set eth2 nomaster".
+ *
+ * The receiver relies on each link carrying its frames in the order the
+ * master numbered them, so a link's root qdisc is always stripe's FIFO
+ * (qdisc.c), however the link joined.  Enslaving puts that qdisc on the
+ * device as "tc qdisc replace dev eth2 root stripe master stripe0" would;
+ * releasing puts the device's default qdisc back.  Under RTNL.
+ */
+#include <linux/netdevice.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+
+#include "stripe.h"
+
+/* The handle tc would give the first qdisc it numbers itself: a root
+ * qdisc needs one to be deleted by "tc qdisc del dev eth2 root".
+ */
+#define STRIPE_LINK_HANDLE	TC_H_MAKE(0x80000000U, 0)
+
+/* The master a qdisc made with no options joins (qdisc.c), RTNL */
+struct stripe_master *stripe_enslaving;
+
+/* Make @new (NULL: none, so the default comes back) the root qdisc of
+ * @dev, on every transmit queue, as tc's graft does.
+ */
+static void stripe_graft_root(struct net_device *dev, struct Qdisc *new)
+{
+	struct Qdisc *old;
+	unsigned int i;
+
+	if (dev->flags & IFF_UP)
+		dev_deactivate(dev);
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		old = dev_graft_qdisc(netdev_get_tx_queue(dev, i), new);
+		if (new && i > 0)
+			qdisc_refcount_inc(new);
+		qdisc_put(old);
+	}
+	old = rtnl_dereference(dev->qdisc);
+	if (new)
+		qdisc_refcount_inc(new);
+	rcu_assign_pointer(dev->qdisc, new ?: &noop_qdisc);
+	qdisc_put(old);
+	/* With no qdisc, this attaches the device's default one. */
+	if (dev->flags & IFF_UP)
+		dev_activate(dev);
+}
+
+int stripe_add_slave(struct net_device *mdev, struct net_device *dev,
+		     struct netlink_ext_ack *extack)
+{
+	struct Qdisc *sch;
+
+	ASSERT_RTNL();
+	if (stripe_link_of(dev)) {
+		NL_SET_ERR_MSG_MOD(extack, "the device is already a link of a master");
+		return -EBUSY;
+	}
+	if (stripe_is_master(dev)) {
+		NL_SET_ERR_MSG_MOD(extack, "a stripe master cannot be a link of a master");
+		return -EINVAL;
+	}
+	stripe_enslaving = netdev_priv(mdev);
+	sch = qdisc_create_dflt(netdev_get_tx_queue(dev, 0), &stripe_qdisc_ops,
+				TC_H_ROOT, extack);
+	stripe_enslaving = NULL;
+	if (!sch)
+		return -EINVAL;	/* extack says why */
+	sch->handle = STRIPE_LINK_HANDLE;
+	stripe_graft_root(dev, sch);
+	return 0;
+}
+
+int stripe_del_slave(struct net_device *mdev, struct net_device *dev)
+{
+	struct stripe_link *link = stripe_link_of(dev);
+
+	ASSERT_RTNL();
+	if (!link || rtnl_dereference(link->master) != netdev_priv(mdev))
+		return -EINVAL;
+	/* Destroying the link's qdisc makes it leave (qdisc.c). */
+	stripe_graft_root(dev, NULL);
+	return 0;
+}
