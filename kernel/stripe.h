@@ -103,8 +103,13 @@ struct stripe_link {
 	 * rule of the receiver (reseq.c) depends on it.
 	 */
 	spinlock_t tx_lock;
+	/* CPU + 1 holding tx_lock, 0 if none: a transmit that comes back to
+	 * the same link on the same CPU (a tunnel link whose underlay routes
+	 * through the master) must not spin on it.  See stripe_link_tx_lock().
+	 */
+	int tx_owner;
 	u32 tx_gseq;				/* last sent, tx_lock */
-	u64 tx_last;				/* ns of it, tx_lock */
+	u64 tx_last;				/* ns of it, tx_lock; lock-free readers */
 	/* The peer's frames stopped arriving here: the transmit path
 	 * avoids the link until they come back (marker.c sets it, rx.c
 	 * clears it; read without a lock).
@@ -260,6 +265,31 @@ void stripe_rx_destroy(struct stripe_master *m);
 
 /* xmit.c */
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev);
+
+/* Take @link's tx_lock, with BH off; false if this CPU holds it already:
+ * the link's own transmit came back to it, and the frame must be dropped
+ * (the core's recursion limit only stops loops that do not spin first).
+ * Masters can be stacked (a link that is a tunnel over another master), so
+ * the lockdep subclass is the transmit nesting depth: 0 from the marker
+ * timer, 1 and up from the transmit path.
+ */
+static inline bool stripe_link_tx_lock(struct stripe_link *link)
+{
+	int cpu = smp_processor_id() + 1;
+
+	if (unlikely(READ_ONCE(link->tx_owner) == cpu))
+		return false;
+	spin_lock_nested(&link->tx_lock,
+			 min(dev_recursion_level(), MAX_LOCKDEP_SUBCLASSES - 1));
+	WRITE_ONCE(link->tx_owner, cpu);
+	return true;
+}
+
+static inline void stripe_link_tx_unlock(struct stripe_link *link)
+{
+	WRITE_ONCE(link->tx_owner, 0);
+	spin_unlock(&link->tx_lock);
+}
 
 /* qdisc.c */
 extern struct Qdisc_ops stripe_qdisc_ops;
