@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * link_stripe.c: ip's plugin for stripe masters and their links.
+ *
+ *   ip link add stripe0 type stripe [ reorder on|off ] [ hold-max TIME ] ...
+ *   ip link set eth2 type stripe_slave [ weight N|auto ] [ limit N ]
+ *   ip -d link show ...
+ *
+ * ip loads link_stripe.so for "type stripe" and link_stripe_slave.so for
+ * a link's details; both are built from this file and define both.
+ */
+#include <string.h>
+#include <linux/stripe.h>
+
+#include "ip_abi.h"
+#include "parse.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static void stripe_master_help(FILE *f)
+{
+	fprintf(f,
+		"Usage: ... stripe [ reorder { on | off } ] [ hold-max TIME ]\n"
+		"                  [ hold-auto { on | off } ] [ quantum BYTES ]\n"
+		"                  [ flow-limit PACKETS ] [ buffer-limit PACKETS ]\n"
+		"                  [ stripe-min BYTES ]\n"
+		"  reorder on         number frames so the receiver restores order\n"
+		"  hold-max TIME      longest receive hold behind a gap, 1us..1s\n"
+		"  hold-auto on       hold bound = hold-max + 2 x measured skew\n"
+		"  quantum BYTES      bytes per round of a weight-1 link, %u..%u\n"
+		"  flow-limit N       packets held per flow, 1..%u\n"
+		"  buffer-limit N     packets held in all, 1..%u\n"
+		"  stripe-min BYTES   a flow stays on one link until it sent this\n"
+		"Links: ip link set DEV master NAME\n",
+		STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX, STRIPE_LIMIT_MAX,
+		STRIPE_LIMIT_MAX);
+}
+
+static void stripe_slave_help(FILE *f)
+{
+	fprintf(f,
+		"Usage: ... stripe_slave [ weight { N | auto } ] [ limit PACKETS ]\n"
+		"  weight N|auto      share of bytes, 1..%u; auto: from the link speed\n"
+		"  limit PACKETS      the link's queue, 1..%u packets\n",
+		STRIPE_WEIGHT_MAX, STRIPE_LIMIT_MAX);
+}
+
+static int stripe_add_attrs(const struct stripe_ip_opt *opts, size_t nopts,
+			    int argc, char **argv, struct nlmsghdr *n)
+{
+	struct stripe_ip_attr a[16];
+	int i, cnt;
+
+	cnt = stripe_ip_parse(opts, nopts, argc, argv, a, 16, stderr);
+	if (cnt < 0)
+		return -1;
+	for (i = 0; i < cnt; i++) {
+		int err = a[i].width == 1 ?
+			addattr8(n, STRIPE_IP_MAXLEN, a[i].attr, a[i].val) :
+			addattr32(n, STRIPE_IP_MAXLEN, a[i].attr, a[i].val);
+
+		if (err)
+			return -1;
+	}
+	return 0;
+}
+
+static int stripe_has_help(int argc, char **argv)
+{
+	for (; argc > 0; argc--, argv++)
+		if (strcmp(*argv, "help") == 0)
+			return 1;
+	return 0;
+}
+
+static int stripe_parse_opt(struct link_util *lu, int argc, char **argv,
+			    struct nlmsghdr *n)
+{
+	(void)lu;
+	if (stripe_has_help(argc, argv)) {
+		stripe_master_help(stderr);
+		return -1;
+	}
+	return stripe_add_attrs(stripe_ip_master_opts, stripe_ip_master_nopts,
+				argc, argv, n);
+}
+
+static int stripe_slave_parse_opt(struct link_util *lu, int argc, char **argv,
+				  struct nlmsghdr *n)
+{
+	(void)lu;
+	if (stripe_has_help(argc, argv)) {
+		stripe_slave_help(stderr);
+		return -1;
+	}
+	return stripe_add_attrs(stripe_ip_slave_opts, stripe_ip_slave_nopts,
+				argc, argv, n);
+}
+
+/* The value of a u8 or u32 attribute of at least that size */
+static int stripe_get(struct rtattr *rta, int width, __u32 *val)
+{
+	if (!rta || RTA_PAYLOAD(rta) < (unsigned int)width)
+		return 0;
+	if (width == 1)
+		*val = *(__u8 *)RTA_DATA(rta);
+	else
+		memcpy(val, RTA_DATA(rta), sizeof(*val));
+	return 1;
+}
+
+static void stripe_print_onoff(struct rtattr *rta, const char *key,
+			       const char *fmt)
+{
+	__u32 v;
+
+	if (stripe_get(rta, 1, &v))
+		print_string(PRINT_ANY, key, fmt, v ? "on" : "off");
+}
+
+static void stripe_print_u32(struct rtattr *rta, const char *key,
+			     const char *fmt)
+{
+	__u32 v;
+
+	if (stripe_get(rta, 4, &v))
+		print_uint(PRINT_ANY, key, fmt, v);
+}
+
+static void stripe_print_opt(struct link_util *lu, FILE *f,
+			     struct rtattr *tb[])
+{
+	(void)lu;
+	(void)f;
+	if (!tb)
+		return;
+	stripe_print_onoff(tb[IFLA_STRIPE_REORDER], "reorder", "reorder %s ");
+	stripe_print_u32(tb[IFLA_STRIPE_HOLD_MAX_US], "hold_max_us",
+			 "hold-max %uus ");
+	stripe_print_onoff(tb[IFLA_STRIPE_HOLD_AUTO], "hold_auto",
+			   "hold-auto %s ");
+	stripe_print_u32(tb[IFLA_STRIPE_QUANTUM], "quantum", "quantum %u ");
+	stripe_print_u32(tb[IFLA_STRIPE_FLOW_LIMIT], "flow_limit",
+			 "flow-limit %u ");
+	stripe_print_u32(tb[IFLA_STRIPE_BUFFER_LIMIT], "buffer_limit",
+			 "buffer-limit %u ");
+	stripe_print_u32(tb[IFLA_STRIPE_STRIPE_MIN], "stripe_min",
+			 "stripe-min %u ");
+}
+
+static void stripe_print_flags(__u32 flags)
+{
+	static const struct {
+		__u32 bit;
+		const char *name;
+	} names[] = {
+		{ STRIPE_LINK_F_UP, "up" },
+		{ STRIPE_LINK_F_CARRIER, "carrier" },
+		{ STRIPE_LINK_F_ACTIVE, "active" },
+		{ STRIPE_LINK_F_SILENT, "silent" },
+	};
+	char buf[64] = "";
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(flags & names[i].bit))
+			continue;
+		if (buf[0])
+			strcat(buf, ",");
+		strcat(buf, names[i].name);
+	}
+	print_string(PRINT_ANY, "state", "state %s ", buf[0] ? buf : "none");
+}
+
+static void stripe_slave_print_opt(struct link_util *lu, FILE *f,
+				   struct rtattr *tb[])
+{
+	__u32 v;
+
+	(void)lu;
+	(void)f;
+	if (!tb)
+		return;
+	if (stripe_get(tb[IFLA_STRIPE_LINK_WEIGHT], 4, &v)) {
+		if (v)
+			print_uint(PRINT_ANY, "weight", "weight %u ", v);
+		else
+			print_string(PRINT_ANY, "weight", "weight %s ", "auto");
+	}
+	stripe_print_u32(tb[IFLA_STRIPE_LINK_WEIGHT_USED], "weight_used",
+			 "weight-used %u ");
+	stripe_print_u32(tb[IFLA_STRIPE_LINK_LIMIT], "limit", "limit %u ");
+	stripe_print_u32(tb[IFLA_STRIPE_LINK_ID], "link_id", "id %u ");
+	stripe_print_u32(tb[IFLA_STRIPE_LINK_SPEED], "speed_mbps",
+			 "speed %uMb/s ");
+	if (stripe_get(tb[IFLA_STRIPE_LINK_FLAGS], 4, &v))
+		stripe_print_flags(v);
+}
+
+static void stripe_print_help(struct link_util *lu, int argc, char **argv,
+			      FILE *f)
+{
+	(void)lu;
+	(void)argc;
+	(void)argv;
+	stripe_master_help(f);
+}
+
+static void stripe_slave_print_help(struct link_util *lu, int argc,
+				    char **argv, FILE *f)
+{
+	(void)lu;
+	(void)argc;
+	(void)argv;
+	stripe_slave_help(f);
+}
+
+EXPORT struct link_util stripe_link_util = {
+	.id		= "stripe",
+	.maxattr	= IFLA_STRIPE_MAX,
+	.parse_opt	= stripe_parse_opt,
+	.print_opt	= stripe_print_opt,
+	.print_help	= stripe_print_help,
+};
+
+EXPORT struct link_util stripe_slave_link_util = {
+	.id		= "stripe_slave",
+	.maxattr	= IFLA_STRIPE_LINK_MAX,
+	.parse_opt	= stripe_slave_parse_opt,
+	.print_opt	= stripe_slave_print_opt,
+	.print_help	= stripe_slave_print_help,
+};

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The plugins import only symbols the ip binary exports (or libc's):
+# a symbol ip lacks would make dlopen fail and "type stripe" unknown.
+IP=${IP:-/sbin/ip}
+cd "$(dirname "$0")" || exit 1
+rc=0
+exported=$(nm -D --defined-only "$IP" | awk '{print $3}')
+for so in link_stripe.so link_stripe_slave.so; do
+	for sym in $(nm -D --undefined-only "$so" | awk '$1 == "U" && $2 !~ /@/ {print $2}'); do
+		if grep -qx "$sym" <<<"$exported"; then
+			echo "ok - $so: $sym is exported by $IP"
+		else
+			echo "not ok - $so: $sym is not exported by $IP"
+			rc=1
+		fi
+	done
+	for sym in stripe_link_util stripe_slave_link_util; do
+		if nm -D --defined-only "$so" | grep -qw "$sym"; then
+			echo "ok - $so defines $sym"
+		else
+			echo "not ok - $so does not define $sym"
+			rc=1
+		fi
+	done
+done
+# ip finds the plugin itself: help comes from it, and a bad value is
+# refused before anything is sent to the kernel.
+out=$(IP_LIB_DIR=$PWD "$IP" link add stripe-t0 type stripe reorder maybe 2>&1)
+if grep -q 'invalid reorder "maybe"' <<<"$out"; then
+	echo "ok - ip loads link_stripe.so and refuses a bad value"
+else
+	echo "not ok - ip with IP_LIB_DIR=$PWD: $out"
+	rc=1
+fi
+out=$(IP_LIB_DIR=$PWD "$IP" link add stripe-t0 type stripe help 2>&1)
+if grep -q 'hold-max TIME' <<<"$out"; then
+	echo "ok - ip link add type stripe help"
+else
+	echo "not ok - help: $out"
+	rc=1
+fi
+exit $rc

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the ip plugin's option parsing: every option encodes as
+ * the uapi header says, and every bad value fails with a message that
+ * names the option.  TAP output.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/stripe.h>
+
+#include "parse.h"
+
+static int n, failed;
+
+static void result(int ok, const char *desc, const char *detail)
+{
+	n++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", n, desc);
+	if (!ok) {
+		failed++;
+		printf("#   %s\n", detail);
+	}
+}
+
+/* Parse one "name value" pair; expect attr/width/val or an error with msg */
+static void check(int slave, const char *name, const char *value,
+		  int attr, int width, __u32 val, const char *msg)
+{
+	char *argv[] = { (char *)name, (char *)value };
+	struct stripe_ip_attr a[4];
+	char desc[128], buf[512] = "", detail[640];
+	FILE *err = fmemopen(buf, sizeof(buf) - 1, "w");
+	int cnt;
+
+	cnt = stripe_ip_parse(slave ? stripe_ip_slave_opts : stripe_ip_master_opts,
+			      slave ? stripe_ip_slave_nopts : stripe_ip_master_nopts,
+			      value ? 2 : 1, argv, a, 4, err);
+	fclose(err);
+	snprintf(desc, sizeof(desc), "%s %s %s", slave ? "stripe_slave" : "stripe",
+		 name, value ? value : "(none)");
+	if (msg) {
+		snprintf(detail, sizeof(detail), "got %d, message \"%s\", expected \"%s\"",
+			 cnt, buf, msg);
+		result(cnt < 0 && strstr(buf, msg), desc, detail);
+		return;
+	}
+	snprintf(detail, sizeof(detail), "got %d attrs (%d/%d/%u) \"%s\"", cnt,
+		 cnt > 0 ? a[0].attr : -1, cnt > 0 ? a[0].width : -1,
+		 cnt > 0 ? a[0].val : 0, buf);
+	result(cnt == 1 && a[0].attr == attr && a[0].width == width &&
+	       a[0].val == val, desc, detail);
+}
+
+int main(void)
+{
+	check(0, "reorder", "on", IFLA_STRIPE_REORDER, 1, 1, NULL);
+	check(0, "reorder", "off", IFLA_STRIPE_REORDER, 1, 0, NULL);
+	check(0, "reorder", "yes", 0, 0, 0, "invalid reorder \"yes\": expected \"on\" or \"off\"");
+	check(0, "hold-max", "5ms", IFLA_STRIPE_HOLD_MAX_US, 4, 5000, NULL);
+	check(0, "hold-max", "0.001s", IFLA_STRIPE_HOLD_MAX_US, 4, 1000, NULL);
+	check(0, "hold-max", "250", IFLA_STRIPE_HOLD_MAX_US, 4, 250, NULL);
+	check(0, "hold-max", "2s", 0, 0, 0, "invalid hold-max \"2s\": must be 1..1000000 us");
+	check(0, "hold-max", "0", 0, 0, 0, "must be 1..1000000 us");
+	check(0, "hold-max", "5 parsecs", 0, 0, 0, "expected a time");
+	check(0, "hold-auto", "on", IFLA_STRIPE_HOLD_AUTO, 1, 1, NULL);
+	check(0, "quantum", "1514", IFLA_STRIPE_QUANTUM, 4, 1514, NULL);
+	check(0, "quantum", "100", 0, 0, 0, "invalid quantum \"100\": must be 256..1048576");
+	check(0, "quantum", "-1", 0, 0, 0, "expected a number");
+	check(0, "quantum", "0x200", 0, 0, 0, "expected a number");
+	check(0, "quantum", "99999999999", 0, 0, 0, "expected a number");
+	check(0, "flow-limit", "64", IFLA_STRIPE_FLOW_LIMIT, 4, 64, NULL);
+	check(0, "buffer-limit", "0", 0, 0, 0, "must be 1..1048576");
+	check(0, "stripe-min", "0", IFLA_STRIPE_STRIPE_MIN, 4, 0, NULL);
+	check(0, "stripe-min", "65536", IFLA_STRIPE_STRIPE_MIN, 4, 65536, NULL);
+	check(0, "reorder", NULL, 0, 0, 0, "option \"reorder\" needs a value");
+	check(0, "weight", "3", 0, 0, 0, "unknown option \"weight\"");
+	check(0, "reorderr", "on", 0, 0, 0, "unknown option \"reorderr\"");
+	check(1, "weight", "3", IFLA_STRIPE_LINK_WEIGHT, 4, 3, NULL);
+	check(1, "weight", "auto", IFLA_STRIPE_LINK_WEIGHT, 4, 0, NULL);
+	check(1, "weight", "0", 0, 0, 0, "invalid weight \"0\": must be 1..1000");
+	check(1, "weight", "1001", 0, 0, 0, "must be 1..1000");
+	check(1, "weight", "heavy", 0, 0, 0, "expected \"auto\" or a number");
+	check(1, "limit", "100", IFLA_STRIPE_LINK_LIMIT, 4, 100, NULL);
+	check(1, "reorder", "on", 0, 0, 0, "unknown option \"reorder\"");
+	printf("# %d checks, %d failed\n", n, failed);
+	return failed != 0;
+}
