@@ -280,7 +280,8 @@ static inline bool stripe_link_tx_lock(struct stripe_link *link)
 	if (unlikely(READ_ONCE(link->tx_owner) == cpu))
 		return false;
 	spin_lock_nested(&link->tx_lock,
-			 min(dev_recursion_level(), MAX_LOCKDEP_SUBCLASSES - 1));
+			 min_t(int, dev_recursion_level(),
+			       MAX_LOCKDEP_SUBCLASSES - 1));
 	WRITE_ONCE(link->tx_owner, cpu);
 	return true;
 }
