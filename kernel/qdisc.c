@@ -255,8 +255,8 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 		stripe_link_free_rcu(&link->rcu);
 		return err;
 	}
+	/* No TCQ_F_CAN_BYPASS: every frame passes stripe_dequeue(). */
 	q->link = link;
-	sch->flags |= TCQ_F_CAN_BYPASS;
 	return 0;
 }
 
@@ -345,9 +345,20 @@ static int stripe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return qdisc_drop(skb, sch, to_free);
 }
 
+/* Every stripe frame of a link leaves on the link's first tx ring.  The
+ * receiver's loss rule needs each link to be FIFO, and a multiqueue device
+ * keeps order only within a ring: XPS would spread a link's frames over
+ * the rings of the CPUs that send them, and rings drain independently.
+ * One ring also lands them on one receive queue of the peer (RSS has no
+ * flow to hash in them; veth maps ring to queue), one NAPI context.
+ */
 static struct sk_buff *stripe_dequeue(struct Qdisc *sch)
 {
-	return qdisc_dequeue_head(sch);
+	struct sk_buff *skb = qdisc_dequeue_head(sch);
+
+	if (skb && skb->protocol == htons(ETH_P_STRIPE))
+		skb_set_queue_mapping(skb, 0);
+	return skb;
 }
 
 static int stripe_dump_master(struct stripe_master *m, struct Qdisc *sch,

@@ -101,13 +101,65 @@ void sp_side_free(struct sp_side *s)
 	s->ivcap = 0;
 }
 
+/* Rows a side keeps: a server's go to the client in one message, so they
+ * must fit SP_CTRL_MAX_MSG whatever the client asked for.
+ */
+static unsigned int sp_side_max_rows(const struct sp_side *s)
+{
+	unsigned int rows = SP_IVAL_MAX_ENTRIES / s->ivw;
+
+	if (s->server && rows > SP_IVAL_MAX_ROWS_SERVER)
+		rows = SP_IVAL_MAX_ROWS_SERVER;
+	return rows & ~1u;
+}
+
+/* b follows a: one row for both. Counters add up, levels are b's. */
+static void sp_ival_merge(struct sp_ival *a, const struct sp_ival *b)
+{
+	a->end = b->end;
+	a->bytes += b->bytes;
+	a->packets += b->packets;
+	a->retrans += b->retrans;
+	a->reord_seen += b->reord_seen;
+	a->rcv_ooopack += b->rcv_ooopack;
+	a->reordering = b->reordering;
+	a->rtt_us = b->rtt_us;
+	a->cwnd = b->cwnd;
+}
+
+/* Full: every two neighbouring rows become one, so a run of any length
+ * keeps its whole time line in bounded memory, older rows coarser.
+ */
+static void sp_side_halve(struct sp_side *s)
+{
+	unsigned int k, i, w = s->ivw;
+
+	for (k = 0; k < s->niv / 2; k++)
+		for (i = 0; i < w; i++) {
+			s->iv[k * w + i] = s->iv[2 * k * w + i];
+			sp_ival_merge(&s->iv[k * w + i],
+				      &s->iv[(2 * k + 1) * w + i]);
+		}
+	if (s->niv & 1)
+		memmove(&s->iv[k * w], &s->iv[(s->niv - 1) * w],
+			w * sizeof(*s->iv));
+	s->niv = (s->niv + 1) / 2;
+	s->iv_merged++;
+}
+
 struct sp_ival *sp_side_add_ival(struct sp_side *s)
 {
+	unsigned int cap, max = sp_side_max_rows(s);
 	struct sp_ival *p;
-	unsigned int cap;
 
+	if (max < 2)
+		return NULL;
+	if (s->niv >= max)
+		sp_side_halve(s);
 	if (s->niv == s->ivcap) {
 		cap = s->ivcap ? s->ivcap * 2 : 64;
+		if (cap > max)
+			cap = max;
 		p = realloc(s->iv, (size_t)cap * s->ivw * sizeof(*p));
 		if (!p)
 			return NULL;

@@ -87,6 +87,13 @@ struct sp_ival {
 	uint64_t cwnd;
 };
 
+/* Interval rows kept: (streams + 1) entries a row, at most this many
+ * entries; a server at most SP_IVAL_MAX_ROWS_SERVER rows (its RESULTS
+ * message). When full, neighbouring rows merge: see sp_side_add_ival.
+ */
+#define SP_IVAL_MAX_ENTRIES	(1u << 20)
+#define SP_IVAL_MAX_ROWS_SERVER	4096
+
 struct sp_side {
 	bool server;
 	bool sender;
@@ -100,6 +107,7 @@ struct sp_side {
 	unsigned int ivcap;
 	unsigned int ivw;
 	struct sp_ival *iv;
+	unsigned int iv_merged;	/* times rows were merged pairwise */
 	/* --stripe-dev: counters during the run */
 	bool stripe_asked;
 	bool stripe_ok;
@@ -111,6 +119,10 @@ struct sp_side {
 void sp_side_init(struct sp_side *s, bool server, bool sender, bool udp,
 		  unsigned int nstreams);
 void sp_side_free(struct sp_side *s);
+/* A new, zeroed row at the end. When the side holds its most rows,
+ * neighbouring rows are merged pairwise first (older rows cover longer
+ * times, each with its own start and end). NULL without memory.
+ */
 struct sp_ival *sp_side_add_ival(struct sp_side *s);
 static inline struct sp_ival *sp_side_ival(struct sp_side *s, unsigned int k,
 					   unsigned int stream)

@@ -155,8 +155,56 @@ static void test_side_roundtrip(void)
 	sp_buf_free(&buf);
 }
 
+/* Issue 15, defect 3: a 24-hour run with 1 s intervals, as the sending
+ * server of -R records it, must still fit one RESULTS message, and keep
+ * its whole time line and totals.
+ */
+static void test_day_of_intervals(void)
+{
+	static struct sp_side s;
+	struct sp_ival *row;
+	struct sp_buf buf;
+	uint64_t bytes = 0;
+	unsigned int k, gaps = 0;
+
+	sp_side_init(&s, true, true, false, 1);
+	for (k = 0; k < 86400; k++) {
+		row = sp_side_add_ival(&s);
+		if (!row)
+			break;
+		row[0].start = row[1].start = k;
+		row[0].end = row[1].end = k + 1;
+		row[0].bytes = row[1].bytes = 1250000000;
+		row[0].packets = row[1].packets = 863000;
+		row[0].retrans = row[1].retrans = 12345;
+		row[0].reord_seen = row[1].reord_seen = 678;
+		row[0].reordering = row[1].reordering = 127;
+		row[0].rtt_us = row[1].rtt_us = 12345;
+		row[0].cwnd = row[1].cwnd = 4321;
+	}
+	sp_buf_init(&buf);
+	sp_msg_begin(&buf, "RESULTS");
+	sp_side_put(&s, &buf);
+	sp_msg_end(&buf);
+	diag("86400 intervals: %u rows, RESULTS %zu bytes", s.niv, buf.len);
+	ok(k == 86400 && !buf.oom && buf.len < SP_CTRL_MAX_MSG / 4,
+	   "a day of 1 s intervals fits the RESULTS message");
+	for (k = 0; k < s.niv; k++) {
+		bytes += s.iv[k * s.ivw + 1].bytes;
+		if (k && s.iv[k * s.ivw].start != s.iv[(k - 1) * s.ivw].end)
+			gaps++;
+	}
+	ok(s.niv <= 4096 && s.niv > 1000 && !gaps && s.iv[0].start == 0 &&
+	   s.iv[(s.niv - 1) * s.ivw].end == 86400 &&
+	   bytes == 86400ULL * 1250000000,
+	   "its rows are bounded and still cover 0-86400 s with every byte");
+	sp_side_free(&s);
+	sp_buf_free(&buf);
+}
+
 void test_ctrl(void)
 {
 	test_framing();
 	test_side_roundtrip();
+	test_day_of_intervals();
 }
