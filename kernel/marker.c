@@ -69,17 +69,20 @@ static void stripe_marker_send(struct stripe_master *m,
 		kfree_skb(skb);
 		return;
 	}
-	spin_lock(&link->tx_lock);
+	if (!stripe_link_tx_lock(link)) {
+		kfree_skb(skb);
+		return;
+	}
 	gseq = atomic_read(&m->tx_gseq);
 	h->version = STRIPE_WIRE_VERSION;
 	h->flags = STRIPE_WIRE_F_MARKER;
 	h->sender = htonl(m->sender_id);
 	h->gseq = htonl(gseq);
 	h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
-	link->tx_gseq = gseq;
-	link->tx_last = now;
+	WRITE_ONCE(link->tx_gseq, gseq);
+	WRITE_ONCE(link->tx_last, now);
 	dev_queue_xmit(skb);
-	spin_unlock(&link->tx_lock);
+	stripe_link_tx_unlock(link);
 	stripe_count_marker(m, link);
 }
 

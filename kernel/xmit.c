@@ -18,6 +18,7 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <net/dst_metadata.h>
 #include <net/ip6_route.h>
 #include <net/ndisc.h>
 #include <net/neighbour.h>
@@ -111,26 +112,40 @@ found:
 	return t->slot[c].link;
 }
 
-/* The neighbour of this packet's next hop on @dev, created if needed. */
+/* The neighbour of this packet's next hop on @dev, created if needed.
+ * The route says which family the next hop is of, not skb->protocol (a
+ * BPF program or NAT64 may have changed the packet after routing); an
+ * IPv4 route may have an IPv6 next hop (RFC 5549), and then the
+ * neighbour's cached header, made for IPv6, must not be used (*@v6gw).
+ * A metadata dst (tunnel_key, BPF) has no next hop: NULL.
+ */
 static struct neighbour *stripe_neigh(struct net_device *dev,
-				      struct sk_buff *skb)
+				      struct sk_buff *skb, bool *v6gw)
 {
 	struct dst_entry *dst = skb_dst(skb);
+	struct rt6_info *rt6;
 	struct rtable *rt;
 
-	if (!dst)
+	*v6gw = false;
+	if (!dst || !skb_valid_dst(skb))
 		return NULL;
-	switch (skb->protocol) {
-	case htons(ETH_P_IP):
-		rt = (struct rtable *)dst;
+	switch (dst->ops->family) {
+	case AF_INET:
+		rt = container_of(dst, struct rtable, dst);
 		if (rt->rt_gw_family == AF_INET)
 			return ip_neigh_gw4(dev, rt->rt_gw4);
-		if (rt->rt_gw_family == AF_INET6)
+		if (rt->rt_gw_family == AF_INET6) {
+			*v6gw = true;
 			return ip_neigh_gw6(dev, &rt->rt_gw6);
+		}
+		if (skb->protocol != htons(ETH_P_IP))
+			return NULL;
 		return ip_neigh_gw4(dev, ip_hdr(skb)->daddr);
-	case htons(ETH_P_IPV6):
-		return ip_neigh_gw6(dev, rt6_nexthop((struct rt6_info *)dst,
-						     &ipv6_hdr(skb)->daddr));
+	case AF_INET6:
+		if (skb->protocol != htons(ETH_P_IPV6))
+			return NULL;
+		rt6 = container_of(dst, struct rt6_info, dst);
+		return ip_neigh_gw6(dev, rt6_nexthop(rt6, &ipv6_hdr(skb)->daddr));
 	}
 	return NULL;
 }
@@ -210,14 +225,19 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 	skb_reset_network_header(skb);
 	skb->dev = link->dev;
 
-	spin_lock(&link->tx_lock);
+	if (unlikely(!stripe_link_tx_lock(link))) {
+		net_warn_ratelimited("%s: transmit loops back through link %s: dropped\n",
+				     m->dev->name, link->dev->name);
+		kfree_skb(skb);
+		return NET_XMIT_DROP;
+	}
 	gseq = atomic_inc_return(&m->tx_gseq);
 	h->gseq = htonl(gseq);
 	h->fseq = htonl(atomic_inc_return(&m->tx_fseq[flow]));
 	rc = neigh_output(n, skb, true);
-	link->tx_gseq = gseq;
-	link->tx_last = ktime_get_ns();
-	spin_unlock(&link->tx_lock);
+	WRITE_ONCE(link->tx_gseq, gseq);
+	WRITE_ONCE(link->tx_last, ktime_get_ns());
+	stripe_link_tx_unlock(link);
 	stripe_marker_arm(m);
 	return rc;
 }
@@ -260,6 +280,7 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct stripe_master *m = netdev_priv(dev);
 	struct stripe_link *link, *wait_link = NULL;
 	struct neighbour *n, *wait_neigh = NULL;
+	bool v6gw, wait_v6gw = false;
 	const struct stripe_table *t;
 	unsigned int len = skb->len;
 	struct stripe_srr *srr;
@@ -279,7 +300,7 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 			link = stripe_srr_pick(srr, t, len);
 		if (!link)
 			break;
-		n = stripe_neigh(link->dev, skb);
+		n = stripe_neigh(link->dev, skb, &v6gw);
 		if (IS_ERR_OR_NULL(n))
 			goto drop;
 		if (READ_ONCE(n->nud_state) & NUD_VALID)
@@ -290,12 +311,14 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 		if (!wait_link) {
 			wait_link = link;
 			wait_neigh = n;
+			wait_v6gw = v6gw;
 		}
 	}
 	if (!wait_link)
 		goto drop_busy;
 	link = wait_link;
 	n = wait_neigh;
+	v6gw = wait_v6gw;
 	/* Queued on the link's neighbour until it resolves.  Without the route
 	 * the neighbour code sends it on that link, rather than looking up the
 	 * master's neighbour again (meant for teql) and skipping our header.
@@ -316,7 +339,7 @@ send:
 		}
 	}
 	skb->dev = link->dev;
-	rc = neigh_output(n, skb, false);
+	rc = neigh_output(n, skb, v6gw);
 	stripe_count_tx(m, link, len, !net_xmit_eval(rc));
 	return NETDEV_TX_OK;
 
