@@ -100,13 +100,23 @@ static int sp_err(char *err, size_t errlen, const char *fmt, ...)
 	return SP_ARGS_ERROR;
 }
 
+/* strtod() also takes hex floats ("0x1p3"), "inf" and signs: a number
+ * here is decimal digits with an optional point, as the man page says.
+ */
+static bool sp_decimal(const char *s)
+{
+	if (!*s || (!(*s >= '0' && *s <= '9') && *s != '.'))
+		return false;
+	return !strpbrk(s, "xXpP");
+}
+
 /* Rates are decimal like link speeds: 100M = 100,000,000 bit/s. */
 int sp_parse_rate(const char *s, uint64_t *out)
 {
 	char *end;
 	double v;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || !sp_decimal(s))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
@@ -135,6 +145,7 @@ int sp_parse_rate(const char *s, uint64_t *out)
 /* Sizes are binary like buffers: 128K = 131072 bytes. */
 int sp_parse_size(const char *s, uint64_t *out)
 {
+	unsigned int shift = 0;
 	unsigned long long v;
 	char *end;
 
@@ -146,17 +157,18 @@ int sp_parse_size(const char *s, uint64_t *out)
 		return -EINVAL;
 	switch (*end) {
 	case 'k': case 'K':
-		v <<= 10;
+		shift = 10;
 		end++;
 		break;
 	case 'm': case 'M':
-		v <<= 20;
+		shift = 20;
 		end++;
 		break;
 	}
-	if (*end || v > (1ULL << 32))
+	/* check before shifting: 18014398509481985K would wrap to 1024 */
+	if (*end || v > (1ULL << 32) >> shift)
 		return -EINVAL;
-	*out = v;
+	*out = v << shift;
 	return 0;
 }
 
@@ -165,7 +177,7 @@ int sp_parse_seconds(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s)
+	if (!s || !sp_decimal(s))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);

@@ -34,11 +34,15 @@ static const char *sp_fmt_rate(double bps, char *buf, size_t len)
 					    "Tbits/sec" };
 	unsigned int u = 0;
 
-	while (bps >= 1000 && u < 4) {
+	/* three digits as iperf3 prints them, never "1e+03": 999.6 of a
+	 * unit rounds up into the next one
+	 */
+	while (bps >= 999.5 && u < 4) {
 		bps /= 1000;
 		u++;
 	}
-	snprintf(buf, len, "%.3g %s", bps, unit[u]);
+	snprintf(buf, len, bps < 9.995 ? "%.2f %s" : bps < 99.95 ?
+		 "%.1f %s" : "%.0f %s", bps, unit[u]);
 	return buf;
 }
 

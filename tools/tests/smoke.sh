@@ -251,6 +251,13 @@ timed wait "$dead"
 ok $? "silent client: a one-off server still runs one test and exits" \
 	"$T/dead-c.out"
 
+# the server's own -i when the client asks for no intervals (issue 15)
+start_server sival -B 127.0.0.1 -1 -i 0.2
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -i 0 >"$T/sival-c.out" 2>&1
+wait "${pids[-1]}"
+grep -q '0\.20-0\.40' "$T/sival.out"
+ok $? "server -i 0.2: the server reports its own intervals" "$T/sival.out"
+
 echo "1..$n"
 echo "smoke: $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

@@ -28,6 +28,7 @@ void test_flags(void)
 {
 	struct sp_opts o;
 	char err[256];
+	double secs;
 	uint64_t v;
 
 	{
@@ -111,4 +112,14 @@ void test_flags(void)
 	   sp_parse_size("1M", &v) == 0 && v == 1048576 &&
 	   sp_parse_size("1.5K", &v) && sp_parse_size("-1", &v),
 	   "sizes: 128K, 1M; 1.5K and -1 rejected");
+	/* issue 15, defect 6 */
+	v = 0;
+	ok(sp_parse_size("18014398509481985K", &v) &&
+	   sp_parse_size("17592186044417M", &v) &&
+	   sp_parse_size("4194305K", &v) &&
+	   sp_parse_size("4194304K", &v) == 0 && v == 1ULL << 32,
+	   "a size whose suffix overflows is rejected, not wrapped");
+	ok(sp_parse_rate("0x1p20", &v) && sp_parse_seconds("0x10", &secs) &&
+	   sp_parse_rate("infM", &v),
+	   "hex floats and infinities are not rates or durations");
 }

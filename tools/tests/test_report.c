@@ -142,6 +142,30 @@ static void test_report_text(void)
 	sp_side_free(&s);
 }
 
+/* Issue 15, defect 6: 999.6 Mbit/s is "1.00 Gbits/sec", not "1e+03". */
+static void test_report_rate(void)
+{
+	struct sp_side s;
+	char *out;
+
+	sp_side_init(&s, false, true, false, 1);
+	s.seconds = 1;
+	s.st[0].seconds = 1;
+	s.st[0].bytes = 124950000;	/* 999.6 Mbit */
+	s.sum = s.st[0];
+	out = report(sp_report_human, &s);
+	ok(!strstr(out, "e+") && strstr(out, "1.00 Gbits/sec"),
+	   "text: 999.6 Mbit/s reads 1.00 Gbits/sec");
+	free(out);
+	s.st[0].bytes = 1543210;	/* 12.35 Mbit */
+	s.sum = s.st[0];
+	out = report(sp_report_human, &s);
+	ok(strstr(out, "12.3 Mbits/sec") != NULL,
+	   "text: 12.35 Mbit/s reads 12.3 Mbits/sec");
+	free(out);
+	sp_side_free(&s);
+}
+
 static void test_report_json(void)
 {
 	const char *last, *eth3, *skew;
@@ -192,6 +216,7 @@ static void test_report_json(void)
 
 void test_report(void)
 {
+	test_report_rate();
 	test_report_text();
 	test_report_json();
 }
