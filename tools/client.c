@@ -195,6 +195,7 @@ int sp_client_run(const struct sp_opts *o)
 	s->ctrl = &ctrl;
 	memcpy(s->cookie, p.cookie, sizeof(s->cookie));
 	memcpy(&s->udp_peer, &peer.ss, sizeof(s->udp_peer));
+	s->clocks_synced = sp_addr_same_host(&local, &peer);
 	if (!o->json)
 		s->on_interval = sp_client_ival;
 	if (s->udp && !s->sender) {

@@ -62,6 +62,23 @@ void sp_addr_set_port(struct sp_addr *a, unsigned int port)
 		in6->sin6_port = htons(port);
 }
 
+bool sp_addr_same_host(const struct sp_addr *a, const struct sp_addr *b)
+{
+	const struct sockaddr_in *a4 = (const void *)&a->ss;
+	const struct sockaddr_in *b4 = (const void *)&b->ss;
+	const struct sockaddr_in6 *a6 = (const void *)&a->ss;
+	const struct sockaddr_in6 *b6 = (const void *)&b->ss;
+
+	if (a->ss.ss_family != b->ss.ss_family)
+		return false;
+	if (a->ss.ss_family == AF_INET)
+		return a4->sin_addr.s_addr == b4->sin_addr.s_addr;
+	if (a->ss.ss_family == AF_INET6)
+		return !memcmp(&a6->sin6_addr, &b6->sin6_addr,
+			       sizeof(a6->sin6_addr));
+	return false;
+}
+
 int sp_local_addr(int fd, struct sp_addr *a)
 {
 	a->len = sizeof(a->ss);

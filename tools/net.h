@@ -20,6 +20,8 @@ const char *sp_addr_str(const struct sp_addr *a, char *buf, size_t len);
 unsigned int sp_addr_port(const struct sp_addr *a);
 void sp_addr_set_port(struct sp_addr *a, unsigned int port);
 int sp_local_addr(int fd, struct sp_addr *a);
+/* Same IP address (ports aside): both ends on one host, one clock. */
+bool sp_addr_same_host(const struct sp_addr *a, const struct sp_addr *b);
 int sp_peer_addr(int fd, struct sp_addr *a);
 
 /* Connect a stream socket to host:port, trying every address the name

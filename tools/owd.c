@@ -10,7 +10,8 @@
 void sp_owd_init(struct sp_owd *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->min_ns = UINT64_MAX;
+	d->min_ns = INT64_MAX;
+	d->max_ns = INT64_MIN;
 }
 
 unsigned int sp_owd_bucket(uint64_t v)
@@ -37,41 +38,58 @@ uint64_t sp_owd_bucket_mid(unsigned int b)
 	return lo + ((1ULL << shift) >> 1);
 }
 
+/* n samples of transit t into the histograms */
+static void sp_owd_count(struct sp_owd *d, int64_t t, uint64_t n)
+{
+	if (t >= d->base)
+		d->above[sp_owd_bucket((uint64_t)(t - d->base))] += n;
+	else
+		d->below[sp_owd_bucket((uint64_t)(d->base - t))] += n;
+}
+
 void sp_owd_add(struct sp_owd *d, int64_t send_ns, int64_t recv_ns)
 {
 	int64_t transit = recv_ns - send_ns, diff;
-	uint64_t v;
 
-	if (transit < 0) {
+	if (transit < 0)
 		d->negative++;
-		v = 0;
-	} else {
-		v = (uint64_t)transit;
-	}
 	if (d->count) {
 		diff = transit - d->last_transit;
 		if (diff < 0)
 			diff = -diff;
 		d->jitter_ns += ((double)diff - d->jitter_ns) / 16.0;
+	} else {
+		d->base = transit;
 	}
 	d->last_transit = transit;
 	d->count++;
-	d->sum_ns += (double)v;
-	if (v < d->min_ns)
-		d->min_ns = v;
-	if (v > d->max_ns)
-		d->max_ns = v;
-	d->bucket[sp_owd_bucket(v)]++;
+	d->sum_ns += (double)transit;
+	if (transit < d->min_ns)
+		d->min_ns = transit;
+	if (transit > d->max_ns)
+		d->max_ns = transit;
+	sp_owd_count(d, transit, 1);
 }
 
+/* Streams have their own base: src's buckets move over at their middle. */
 void sp_owd_merge(struct sp_owd *dst, const struct sp_owd *src)
 {
 	unsigned int b;
 
 	if (!src->count)
 		return;
-	for (b = 0; b < SP_OWD_BUCKETS; b++)
-		dst->bucket[b] += src->bucket[b];
+	if (!dst->count)
+		dst->base = src->base;
+	for (b = 0; b < SP_OWD_BUCKETS; b++) {
+		if (src->above[b])
+			sp_owd_count(dst, src->base +
+				     (int64_t)sp_owd_bucket_mid(b),
+				     src->above[b]);
+		if (src->below[b])
+			sp_owd_count(dst, src->base -
+				     (int64_t)sp_owd_bucket_mid(b),
+				     src->below[b]);
+	}
 	/* jitter of a merge: weighted mean of the streams' jitter */
 	dst->jitter_ns = (dst->jitter_ns * dst->count +
 			  src->jitter_ns * src->count) /
@@ -85,9 +103,15 @@ void sp_owd_merge(struct sp_owd *dst, const struct sp_owd *src)
 		dst->max_ns = src->max_ns;
 }
 
-uint64_t sp_owd_quantile(const struct sp_owd *d, double q)
+static int64_t sp_owd_clamp(const struct sp_owd *d, int64_t v)
 {
-	uint64_t rank, acc = 0, v;
+	/* the true value cannot lie outside [min, max] */
+	return v < d->min_ns ? d->min_ns : v > d->max_ns ? d->max_ns : v;
+}
+
+int64_t sp_owd_quantile(const struct sp_owd *d, double q)
+{
+	uint64_t rank, acc = 0;
 	unsigned int b;
 
 	if (!d->count)
@@ -102,19 +126,25 @@ uint64_t sp_owd_quantile(const struct sp_owd *d, double q)
 		rank++;
 	if (!rank)
 		rank = 1;
+	/* lowest first: furthest below the base, then upwards */
+	for (b = SP_OWD_BUCKETS; b-- > 0;) {
+		acc += d->below[b];
+		if (acc >= rank)
+			return sp_owd_clamp(d, d->base -
+					    (int64_t)sp_owd_bucket_mid(b));
+	}
 	for (b = 0; b < SP_OWD_BUCKETS; b++) {
-		acc += d->bucket[b];
-		if (acc >= rank) {
-			v = sp_owd_bucket_mid(b);
-			/* the true value cannot lie outside [min, max] */
-			if (v < d->min_ns)
-				v = d->min_ns;
-			if (v > d->max_ns)
-				v = d->max_ns;
-			return v;
-		}
+		acc += d->above[b];
+		if (acc >= rank)
+			return sp_owd_clamp(d, d->base +
+					    (int64_t)sp_owd_bucket_mid(b));
 	}
 	return d->max_ns;
+}
+
+int64_t sp_owd_pdv(const struct sp_owd *d, double q)
+{
+	return d->count ? sp_owd_quantile(d, q) - d->min_ns : 0;
 }
 
 double sp_owd_mean(const struct sp_owd *d)

@@ -148,13 +148,13 @@ static void sp_udp_text(FILE *f, const struct sp_udp_stats *u)
 	}
 	fprintf(f, "      reorder buffer occupancy (RFC 5236 RBD):");
 	sp_hist_text(f, u->rbd);
-	fprintf(f, "      one-way delay: min %.1f p50 %.1f p90 %.1f p99 %.1f max %.1f us, jitter %.1f us\n",
-		u->owd_min_us, u->owd_p50_us, u->owd_p90_us, u->owd_p99_us,
-		u->owd_max_us, u->jitter_us);
-	if (u->owd_negative)
-		fprintf(f, "      warning: %" PRIu64
-			" datagrams arrived before they were sent: clocks differ\n",
-			u->owd_negative);
+	fprintf(f, "      delay variation (RFC 5481 PDV): p50 %.1f p90 %.1f p99 %.1f max %.1f us, jitter %.1f us\n",
+		u->pdv_p50_us, u->pdv_p90_us, u->pdv_p99_us, u->pdv_max_us,
+		u->jitter_us);
+	if (u->clocks_synced)
+		fprintf(f, "      one-way delay: min %.1f p50 %.1f p90 %.1f p99 %.1f max %.1f us\n",
+			u->owd_min_us, u->owd_p50_us, u->owd_p90_us,
+			u->owd_p99_us, u->owd_max_us);
 }
 
 static void sp_side_line(FILE *f, const struct sp_side *s,
@@ -420,6 +420,13 @@ static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u)
 	sp_json_dbl(j, "p99", u->owd_p99_us);
 	sp_json_dbl(j, "max", u->owd_max_us);
 	sp_json_u64(j, "negative", u->owd_negative);
+	sp_json_bool(j, "clocks_synced", u->clocks_synced);
+	sp_json_obj_end(j);
+	sp_json_obj_begin(j, "pdv_us");
+	sp_json_dbl(j, "p50", u->pdv_p50_us);
+	sp_json_dbl(j, "p90", u->pdv_p90_us);
+	sp_json_dbl(j, "p99", u->pdv_p99_us);
+	sp_json_dbl(j, "max", u->pdv_max_us);
 	sp_json_obj_end(j);
 	sp_json_dbl(j, "jitter_us", u->jitter_us);
 	sp_json_obj_end(j);

@@ -40,7 +40,9 @@ static const struct sp_field sp_stream_fields[] = {
 	U(udp.rbd_max), U(udp.rbd_lost), U(udp.rbd_late), U(udp.owd_count),
 	U(udp.owd_negative), D(udp.owd_min_us), D(udp.owd_mean_us),
 	D(udp.owd_p50_us), D(udp.owd_p90_us), D(udp.owd_p99_us),
-	D(udp.owd_max_us), D(udp.jitter_us),
+	D(udp.owd_max_us), D(udp.jitter_us), U(udp.clocks_synced),
+	D(udp.pdv_p50_us), D(udp.pdv_p90_us), D(udp.pdv_p99_us),
+	D(udp.pdv_max_us),
 };
 
 #undef U

@@ -53,12 +53,19 @@ struct sp_udp_stats {
 	uint64_t rbd_late;
 	uint64_t owd_count;
 	uint64_t owd_negative;
+	uint64_t clocks_synced;	/* sender on this host: transit is delay */
+	/* transit (receive - send time): the one-way delay if clocks agree */
 	double owd_min_us;
 	double owd_mean_us;
 	double owd_p50_us;
 	double owd_p90_us;
 	double owd_p99_us;
 	double owd_max_us;
+	/* RFC 5481 PDV: transit minus the least transit, any clocks */
+	double pdv_p50_us;
+	double pdv_p90_us;
+	double pdv_p99_us;
+	double pdv_max_us;
 	double jitter_us;
 };
 

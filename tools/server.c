@@ -266,6 +266,7 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	s->ctrl = &ctrl;
 	memcpy(s->cookie, p.cookie, sizeof(s->cookie));
 	memcpy(&s->udp_peer, &ra.ss, sizeof(s->udp_peer));
+	s->clocks_synced = sp_addr_same_host(&la, &ra);
 	if (!o->json)
 		s->on_interval = sp_server_ival;
 

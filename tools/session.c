@@ -212,14 +212,16 @@ static bool sp_udp_all_in(const struct sp_sess *s)
 /* Datagrams can trail the DONE message: wait a few one-way delays. */
 static int64_t sp_udp_drain_ns(const struct sp_sess *s)
 {
-	uint64_t owd = 0;
+	int64_t owd = 0, d;
 	unsigned int i;
-	int64_t d;
 
+	/* with clocks apart the transit may be anything: capped below */
 	for (i = 0; i < s->nstreams; i++)
-		if (s->st[i].owd.max_ns > owd)
+		if (s->st[i].owd.count && s->st[i].owd.max_ns > owd)
 			owd = s->st[i].owd.max_ns;
-	d = 2 * (int64_t)owd + 100 * SP_NSEC_PER_MSEC;
+	if (owd > SP_NSEC_PER_SEC)
+		owd = SP_NSEC_PER_SEC;
+	d = 2 * owd + 100 * SP_NSEC_PER_MSEC;
 	if (d < 200 * SP_NSEC_PER_MSEC)
 		d = 200 * SP_NSEC_PER_MSEC;
 	if (d > 2 * SP_NSEC_PER_SEC)

@@ -65,6 +65,7 @@ struct sp_sess {
 	uint64_t udp_foreign;	/* wrong cookie or source address */
 	uint8_t cookie[SP_COOKIE_BYTES];	/* this test's, in every datagram */
 	struct sockaddr_storage udp_peer;	/* the only valid source */
+	bool clocks_synced;	/* same host: transit is one-way delay */
 	struct sp_stream st[SP_MAX_STREAMS];
 	int64_t start_ns;
 	struct sp_side res;

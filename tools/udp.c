@@ -267,8 +267,9 @@ int sp_udp_recv(struct sp_sess *s, struct sp_udp_rx *rx)
 }
 
 static void sp_udp_fill(struct sp_udp_stats *u, const struct sp_reorder_sum *r,
-			const struct sp_owd *d)
+			const struct sp_owd *d, bool clocks_synced)
 {
+	u->clocks_synced = clocks_synced;
 	memcpy(u->extent, r->extent, sizeof(u->extent));
 	memcpy(u->degree, r->degree, sizeof(u->degree));
 	memcpy(u->nreord, r->nreord, sizeof(u->nreord));
@@ -287,7 +288,11 @@ static void sp_udp_fill(struct sp_udp_stats *u, const struct sp_reorder_sum *r,
 	u->owd_p50_us = sp_owd_quantile(d, 0.50) / 1e3;
 	u->owd_p90_us = sp_owd_quantile(d, 0.90) / 1e3;
 	u->owd_p99_us = sp_owd_quantile(d, 0.99) / 1e3;
-	u->owd_max_us = d->max_ns / 1e3;
+	u->owd_max_us = d->count ? d->max_ns / 1e3 : 0;
+	u->pdv_p50_us = sp_owd_pdv(d, 0.50) / 1e3;
+	u->pdv_p90_us = sp_owd_pdv(d, 0.90) / 1e3;
+	u->pdv_p99_us = sp_owd_pdv(d, 0.99) / 1e3;
+	u->pdv_max_us = sp_owd_pdv(d, 1.0) / 1e3;
 	u->jitter_us = d->jitter_ns / 1e3;
 }
 
@@ -311,7 +316,7 @@ void sp_udp_finish(struct sp_sess *s)
 	for (i = 0; i < s->nstreams; i++) {
 		st = &s->st[i];
 		u = &s->res.st[i].udp;
-		sp_udp_fill(u, &st->ro.s, &st->owd);
+		sp_udp_fill(u, &st->ro.s, &st->owd, s->clocks_synced);
 		sent = st->sent_known ? st->sent : st->ro.s.max_seq;
 		u->sent = sent;
 		u->lost = sent > u->received ? sent - u->received : 0;
@@ -322,7 +327,7 @@ void sp_udp_finish(struct sp_sess *s)
 		sp_owd_merge(all, &st->owd);
 	}
 	u = &s->res.sum.udp;
-	sp_udp_fill(u, &tot, all);
+	sp_udp_fill(u, &tot, all, s->clocks_synced);
 	u->sent = sent_all;
 	u->lost = sent_all > u->received ? sent_all - u->received : 0;
 	u->corrupt = bad_all + s->udp_unknown;

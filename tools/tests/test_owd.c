@@ -8,6 +8,7 @@
 void test_owd(void)
 {
 	static struct sp_owd d, e;
+	double pdv50, pdv99;
 	uint64_t v, mid, worst = 0;
 	unsigned int i;
 	double err, maxerr = 0;
@@ -39,8 +40,26 @@ void test_owd(void)
 
 	sp_owd_init(&e);
 	sp_owd_add(&e, 100, 50);
-	ok(e.negative == 1 && e.max_ns == 0, "negative delay counted as 0");
+	ok(e.negative == 1 && e.max_ns == -50,
+	   "a negative transit is counted and kept as it is");
 	sp_owd_merge(&e, &d);
-	ok(e.count == 1001 && e.max_ns == 1000000 && e.min_ns == 0,
+	ok(e.count == 1001 && e.max_ns == 1000000 && e.min_ns == -50 &&
+	   fabs((double)sp_owd_quantile(&e, 0.5) - 500000) < 500000 / 64.0,
 	   "merge adds histograms");
+
+	/* Issue 15, defect 6: the sender's clock 1 ms ahead. Delay variation
+	 * relative to the least transit (RFC 5481 PDV) needs no common clock;
+	 * clamping negative transits to 0 lost it.
+	 */
+	sp_owd_init(&e);
+	for (i = 0; i < 1000; i++)	/* 1 ms ahead, delays 0..999 us */
+		sp_owd_add(&e, 1000000, (int64_t)i * 1000);
+	pdv50 = (double)(int64_t)sp_owd_quantile(&e, 0.5) -
+		(double)(int64_t)e.min_ns;
+	pdv99 = (double)(int64_t)sp_owd_quantile(&e, 0.99) -
+		(double)(int64_t)e.min_ns;
+	diag("clock 1 ms ahead: PDV p50 %.0f ns, p99 %.0f ns", pdv50, pdv99);
+	ok(fabs(pdv50 - 500000) < 1000000 / 64.0 &&
+	   fabs(pdv99 - 990000) < 1000000 / 64.0,
+	   "delay variation is right with the clocks 1 ms apart");
 }
