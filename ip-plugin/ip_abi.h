@@ -66,6 +66,11 @@ enum output_type {
 	PRINT_ANY = 4,
 };
 
+void open_json_object(const char *str);
+void close_json_object(void);
+void open_json_array(enum output_type type, const char *delim);
+void close_json_array(enum output_type type, const char *delim);
+
 int print_color_string(enum output_type t, enum color_attr color,
 		       const char *key, const char *fmt, const char *value);
 int print_color_uint(enum output_type t, enum color_attr color,

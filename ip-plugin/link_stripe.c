@@ -197,6 +197,97 @@ static void stripe_slave_print_opt(struct link_util *lu, FILE *f,
 		stripe_print_flags(v);
 }
 
+/* The nested attributes of @rta by type (later ones win), up to @max */
+static void stripe_nested(struct rtattr *rta, struct rtattr **tb, int max)
+{
+	struct rtattr *a;
+	int len;
+
+	memset(tb, 0, sizeof(*tb) * (max + 1));
+	if (!rta)
+		return;
+	len = RTA_PAYLOAD(rta);
+	for (a = RTA_DATA(rta); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		int type = a->rta_type & ~(NLA_F_NESTED | NLA_F_NET_BYTEORDER);
+
+		if (type <= max)
+			tb[type] = a;
+	}
+}
+
+static void stripe_print_u64(struct rtattr *rta, const char *key,
+			     const char *fmt)
+{
+	unsigned long long v;
+	char buf[32];
+
+	if (!rta || RTA_PAYLOAD(rta) < sizeof(__u64))
+		return;
+	memcpy(&v, RTA_DATA(rta), sizeof(__u64));
+	snprintf(buf, sizeof(buf), "%llu", v);
+	print_string(PRINT_ANY, key, fmt, buf);
+}
+
+/* "ip -s -d link show stripe0": the master's counters and each link's */
+static void stripe_print_xstats(struct link_util *lu, FILE *f,
+				struct rtattr *xstats)
+{
+	struct rtattr *tb[TCA_STRIPE_XSTATS_MAX + 1];
+	struct rtattr *ms[TCA_STRIPE_MSTAT_MAX + 1];
+	struct rtattr *ls[TCA_STRIPE_LSTAT_MAX + 1];
+	struct rtattr *a;
+	int len;
+
+	(void)lu;
+	(void)f;
+	stripe_nested(xstats, tb, TCA_STRIPE_XSTATS_MAX);
+	stripe_nested(tb[TCA_STRIPE_XSTATS_MASTER], ms, TCA_STRIPE_MSTAT_MAX);
+	print_string(PRINT_FP, NULL, "%s", "\n    stripe: ");
+	stripe_print_u32(ms[TCA_STRIPE_MSTAT_LINKS], "links", "links %u ");
+	stripe_print_u32(ms[TCA_STRIPE_MSTAT_ACTIVE], "active", "active %u ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_TX_PACKETS], "tx_packets", "tx %s pkt ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_TX_DROPS], "tx_drops", "dropped %s ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_RX_PACKETS], "rx_packets", "rx %s pkt ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_RX_IN_ORDER], "rx_in_order", "in order %s ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_RX_RESEQUENCED], "rx_resequenced",
+			 "resequenced %s ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_RX_LOST_LINK], "rx_lost_link",
+			 "lost %s (link) ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT], "rx_lost_timeout",
+			 "%s (timeout) ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_RX_LOST_LIMIT], "rx_lost_limit",
+			 "%s (limit) ");
+	stripe_print_u64(ms[TCA_STRIPE_MSTAT_RX_LATE], "rx_late", "late %s ");
+	stripe_print_u32(ms[TCA_STRIPE_MSTAT_RX_HOLD_US], "rx_hold_us",
+			 "hold %uus ");
+	if (!tb[TCA_STRIPE_XSTATS_LINKS])
+		return;
+	open_json_array(PRINT_JSON, "links");
+	len = RTA_PAYLOAD(tb[TCA_STRIPE_XSTATS_LINKS]);
+	for (a = RTA_DATA(tb[TCA_STRIPE_XSTATS_LINKS]); RTA_OK(a, len);
+	     a = RTA_NEXT(a, len)) {
+		__u32 v;
+
+		stripe_nested(a, ls, TCA_STRIPE_LSTAT_MAX);
+		open_json_object(NULL);
+		if (ls[TCA_STRIPE_LSTAT_NAME])
+			print_string(PRINT_ANY, "name", "\n    link %s ",
+				     RTA_DATA(ls[TCA_STRIPE_LSTAT_NAME]));
+		stripe_print_u32(ls[TCA_STRIPE_LSTAT_WEIGHT], "weight", "weight %u ");
+		if (stripe_get(ls[TCA_STRIPE_LSTAT_FLAGS], 4, &v))
+			stripe_print_flags(v);
+		stripe_print_u64(ls[TCA_STRIPE_LSTAT_TX_PACKETS], "tx_packets",
+				 "tx %s pkt ");
+		stripe_print_u64(ls[TCA_STRIPE_LSTAT_TX_BYTES], "tx_bytes", "%s B ");
+		stripe_print_u64(ls[TCA_STRIPE_LSTAT_RX_PACKETS], "rx_packets",
+				 "rx %s pkt ");
+		stripe_print_u32(ls[TCA_STRIPE_LSTAT_RX_SKEW_US], "rx_skew_us",
+				 "skew %uus ");
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+}
+
 static void stripe_print_help(struct link_util *lu, int argc, char **argv,
 			      FILE *f)
 {
@@ -220,6 +311,7 @@ EXPORT struct link_util stripe_link_util = {
 	.maxattr	= IFLA_STRIPE_MAX,
 	.parse_opt	= stripe_parse_opt,
 	.print_opt	= stripe_print_opt,
+	.print_xstats	= stripe_print_xstats,
 	.print_help	= stripe_print_help,
 };
 

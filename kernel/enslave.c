@@ -70,6 +70,7 @@ int stripe_add_slave(struct net_device *mdev, struct net_device *dev,
 		return -EINVAL;	/* extack says why */
 	sch->handle = STRIPE_LINK_HANDLE;
 	stripe_graft_root(dev, sch);
+	stripe_link_of(dev)->enslaved = true;
 	return 0;
 }
 
@@ -80,7 +81,14 @@ int stripe_del_slave(struct net_device *mdev, struct net_device *dev)
 	ASSERT_RTNL();
 	if (!link || rtnl_dereference(link->master) != netdev_priv(mdev))
 		return -EINVAL;
-	/* Destroying the link's qdisc makes it leave (qdisc.c). */
-	stripe_graft_root(dev, NULL);
+	stripe_release(link);
 	return 0;
+}
+
+/* Give the link its default qdisc back; destroying the link's qdisc
+ * makes it leave (qdisc.c), and frees @link after a grace period.
+ */
+void stripe_release(struct stripe_link *link)
+{
+	stripe_graft_root(link->dev, NULL);
 }

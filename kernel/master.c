@@ -275,14 +275,22 @@ err:
 	return -ENOMEM;
 }
 
-/* Unregistering: every link leaves first, so none points here any more. */
+/* Unregistering: every link leaves first, so none points here any more.
+ * A link joined with ip link gets its default qdisc back, as from
+ * "nomaster"; one joined with tc keeps its stripe qdisc, a plain FIFO.
+ */
 static void stripe_master_uninit(struct net_device *dev)
 {
 	struct stripe_master *m = netdev_priv(dev);
 	struct stripe_link *link, *tmp;
 
-	list_for_each_entry_safe(link, tmp, &m->links, node)
-		stripe_link_leave(link);
+	list_for_each_entry_safe(link, tmp, &m->links, node) {
+		if (link->enslaved &&
+		    link->dev->reg_state == NETREG_REGISTERED)
+			stripe_release(link);
+		else
+			stripe_link_leave(link);
+	}
 	stripe_marker_stop(m);
 	stripe_rx_destroy(m);
 	stripe_table_free(rtnl_dereference(m->table));
@@ -507,6 +515,28 @@ static int stripe_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	return 0;
 }
 
+/* The statistics tc shows for a master qdisc, for "ip -s -d link" */
+static size_t stripe_get_xstats_size(const struct net_device *dev)
+{
+	const struct stripe_master *m = netdev_priv(dev);
+
+	return 1024 + m->nr_links * 256;
+}
+
+static int stripe_fill_xstats(struct sk_buff *skb, const struct net_device *dev)
+{
+	struct stripe_master *m = netdev_priv(dev);
+	struct nlattr *nest;
+
+	nest = nla_nest_start_noflag(skb, IFLA_INFO_XSTATS);
+	if (!nest || stripe_dump_master_xstats(m, skb)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int stripe_slave_changelink(struct net_device *mdev,
 				   struct net_device *dev, struct nlattr *tb[],
 				   struct nlattr *data[],
@@ -563,6 +593,8 @@ struct rtnl_link_ops stripe_link_ops __read_mostly = {
 	.changelink	= stripe_changelink,
 	.get_size	= stripe_get_size,
 	.fill_info	= stripe_fill_info,
+	.get_xstats_size = stripe_get_xstats_size,
+	.fill_xstats	= stripe_fill_xstats,
 	.slave_maxtype	= IFLA_STRIPE_LINK_MAX,
 	.slave_policy	= stripe_slave_policy,
 	.slave_changelink = stripe_slave_changelink,

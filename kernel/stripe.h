@@ -115,6 +115,7 @@ struct stripe_link {
 	 * clears it; read without a lock).
 	 */
 	bool rx_silent;
+	bool enslaved;		/* joined by ip link: released the same way */
 	struct rcu_head rcu;
 };
 
@@ -245,6 +246,7 @@ extern struct stripe_master *stripe_enslaving;
 int stripe_add_slave(struct net_device *mdev, struct net_device *dev,
 		     struct netlink_ext_ack *extack);
 int stripe_del_slave(struct net_device *mdev, struct net_device *dev);
+void stripe_release(struct stripe_link *link);
 
 /* marker.c */
 void stripe_marker_init(struct stripe_master *m);

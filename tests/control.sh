@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The netdev-native control plane: a bundle made and changed with ip link
+# alone (master options, enslave and release, per-link weight), garbage
+# options refused, shaping qdiscs on the master while traffic flows,
+# ethtool, and link notifications.
+source "$(dirname "$0")/lib.sh"
+require_vm
+
+stripe_load || exit 1
+# ip finds link_stripe.so and link_stripe_slave.so here
+export IP_LIB_DIR=$TOP/ip-plugin
+tb_setup 2
+tb_shape 1 50mbit
+tb_shape 2 50mbit
+
+gw() { ip -n $GW "$@"; }
+bl() { ip -n $BL "$@"; }
+# details NS DEV -- "ip -d link show", one line
+details() { ip -n "$1" -d -o link show "$2"; }
+has() {	# has NS DEV TEXT -- the details of DEV contain TEXT
+	local out
+	out=$(details "$1" "$2")
+	grep -qF -- "$3" <<<"$out" || { echo "$out"; return 1; }
+}
+
+# --- master options ---
+check "ip link add with options" \
+	gw link add stripe0 type stripe reorder on hold-max 10ms quantum 3000
+check "ip -d link shows them" \
+	has $GW stripe0 "reorder on hold-max 10000us hold-auto on quantum 3000 flow-limit 1024 buffer-limit 8192 stripe-min 0"
+check "ip link set ... type stripe changes some, keeps the others" \
+	gw link set stripe0 type stripe hold-max 20ms flow-limit 64 reorder off
+check "... as ip -d link shows" \
+	has $GW stripe0 "reorder off hold-max 20000us hold-auto on quantum 3000 flow-limit 64"
+check "tc sees the same options (one configuration)" \
+	bash -c "tc -n $GW qdisc add dev stripe0 root stripe &&
+		 tc -n $GW qdisc show dev stripe0 | grep -q 'quantum 3000' &&
+		 tc -n $GW qdisc del dev stripe0 root"
+check_fails "a bad value is refused by ip with the option's range" \
+	"invalid quantum \"100\": must be 256..1048576" \
+	gw link set stripe0 type stripe quantum 100
+check_fails "an unknown option is refused by ip" \
+	'unknown option "reorderr"' gw link set stripe0 type stripe reorderr on
+
+# Raw rtnetlink, as a tool that does not check would send it
+newlink_raw() {	# NS NAME HEXDATA -- RTM_NEWLINK kind stripe, IFLA_INFO_DATA
+	ip netns exec "$1" python3 - "$2" "$3" <<'PY'
+import socket, struct, sys
+def attr(t, p):
+    return struct.pack("=HH", 4 + len(p), t) + p + bytes(-len(p) % 4)
+name = sys.argv[1].encode() + b"\0"
+data = bytes.fromhex(sys.argv[2])
+info = attr(1, b"stripe\0") + struct.pack("=HH", 4 + len(data), 2 | 0x8000) + data
+body = struct.pack("=BBHiII", 0, 0, 0, 0, 0, 0) + attr(3, name) + attr(18 | 0x8000, info)
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+s.setsockopt(270, 11, 1)	# NETLINK_EXT_ACK
+s.setsockopt(270, 10, 1)	# NETLINK_CAP_ACK: the error echoes the header only
+hdr = struct.pack("=IHHII", 16 + len(body), 16, 0x605, 1, 0)	# NEWLINK, REQUEST|ACK|CREATE|EXCL
+s.send(hdr + body)
+r = s.recv(65536)
+err = struct.unpack_from("=i", r, 16)[0]
+# the extack message: NLMSGERR_ATTR_MSG (1) after the echoed header
+off, msg = 16 + 4 + 16, ""
+while off + 4 <= len(r):
+    l, t = struct.unpack_from("=HH", r, off)
+    if l < 4: break
+    if t == 1: msg = r[off + 4:off + l].split(b"\0")[0].decode()
+    off += (l + 3) & ~3
+print(err, msg)
+sys.exit(0 if err == 0 else 1)
+PY
+}
+# attribute 99 (unknown), u32 7
+check_fails "an unknown attribute is refused" "Unknown attribute type" \
+	newlink_raw $GW stripe9 0800630007000000
+check_fails "quantum 100 (below 256) is refused" "integer out of range" \
+	newlink_raw $GW stripe9 0800040064000000
+check_fails "a u32 option sent as 2 bytes is refused" "" \
+	newlink_raw $GW stripe9 060004000001
+check_fails "bytes that are no attribute are refused" "" \
+	newlink_raw $GW stripe9 0102
+check "... and none of them made a master" \
+	bash -c "! ip -n $GW link show stripe9 2>/dev/null"
+
+# --- links with ip link only ---
+check "ip link set g1 master stripe0" gw link set g1 master stripe0
+check "... puts stripe's FIFO on the link, as tc would" \
+	bash -c "tc -n $GW qdisc show dev g1 | grep -q 'qdisc stripe .* root .*master stripe0'"
+check "ip link set g2 master stripe0" gw link set g2 master stripe0
+check "ip -d link shows the link's details" \
+	has $GW g1 "stripe_slave weight auto weight-used 100 limit 1000 id 0"
+check "per-link weight with ip link" \
+	gw link set g2 type stripe_slave weight 3
+check "... shown" has $GW g2 "weight 3 weight-used 3"
+check "weight auto again" gw link set g2 type stripe_slave weight auto
+check_fails "a weight out of range is refused" 'invalid weight "0"' \
+	gw link set g2 type stripe_slave weight 0
+gw link add stripe1 type stripe
+check_fails "a master cannot be a link" "cannot be a link" \
+	gw link set stripe1 master stripe0
+gw link del stripe1
+check "the far side, with ip link only" \
+	bash -c "ip -n $BL link add stripe0 type stripe reorder on &&
+		 ip -n $BL link set b1 master stripe0 &&
+		 ip -n $BL link set b2 master stripe0"
+# The stream below wants order restored: reorder on at both ends
+gw link set stripe0 type stripe reorder on quantum 1514
+gw addr add 10.9.0.1/24 dev stripe0
+gw addr add fd09::1/64 dev stripe0 nodad
+bl addr add 10.9.0.2/24 dev stripe0
+bl addr add fd09::2/64 dev stripe0 nodad
+gw link set stripe0 up
+bl link set stripe0 up
+check "ping over a bundle made with ip link" \
+	ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2
+check "ping6 too" ip netns exec $GW ping -6 -c 3 -i 0.2 -W 2 fd09::2
+
+# --- ethtool ---
+check "ethtool -i: driver stripe" \
+	bash -c "ip netns exec $GW ethtool -i stripe0 | grep -q '^driver: stripe'"
+check "ethtool: speed is the sum of the active links'" \
+	bash -c "ip netns exec $GW ethtool stripe0 | grep -q 'Speed: 20000Mb/s'"
+
+# --- a stream, and shaping on the master while it flows ---
+iperf_server() {
+	ip netns exec "$1" iperf3 -s -1 -D -p "$2"
+	wait_for listening "$1" "$2"
+}
+iperf_rate() {	# NS ARGS... -- received bits/s
+	local ns=$1
+	shift
+	ip netns exec "$ns" iperf3 -J "$@" 2>/dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+e = r.get("end", {})
+s = e.get("sum_received") or e.get("sum") or {}
+print(int(s.get("bits_per_second", 0)))'
+}
+iperf_server $BL 5301
+rate=$(iperf_rate $GW -c 10.9.0.2 -p 5301 -t 4)
+log "one stream over 2 x 50 Mbit/s: $((rate / 1000000)) Mbit/s"
+check_timing "the stream uses both links (> 60 Mbit/s)" test "${rate:-0}" -gt 60000000
+check "ip -s -d link shows the master's and each link's counters" \
+	bash -c "ip -n $GW -s -d link show stripe0 | grep -q 'stripe: links 2 active 2 tx [1-9][0-9]* pkt' &&
+		 ip -n $GW -s -d link show stripe0 | grep -q 'link g2 weight 100 state up,carrier,active tx [1-9]'"
+check "ethtool -S counts it" \
+	bash -c "ip netns exec $GW ethtool -S stripe0 | awk '/tx_packets:/ {exit !(\$2 > 1000)}'"
+
+iperf_server $BL 5302
+ip netns exec $GW iperf3 -c 10.9.0.2 -p 5302 -t 6 -J >/tmp/ctl-iperf.$$ 2>/dev/null &
+IPERF=$!
+sleep 1.5
+check "fq_codel on the master while traffic flows" \
+	tc -n $GW qdisc add dev stripe0 root fq_codel
+sleep 1.5
+check "... and it carries the traffic" \
+	bash -c "tc -n $GW -s qdisc show dev stripe0 | grep -A2 fq_codel | grep -q 'Sent [1-9][0-9]\{6,\} bytes'"
+wait $IPERF
+rate=$(python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1])).get("end", {})
+print(int((e.get("sum_received") or {}).get("bits_per_second", 0)))' /tmp/ctl-iperf.$$)
+rm -f /tmp/ctl-iperf.$$
+log "stream across the qdisc change: $((rate / 1000000)) Mbit/s"
+check "... and the stream went on" test "${rate:-0}" -gt 10000000
+if modprobe sch_cake 2>/dev/null; then
+	check "cake on the master" \
+		tc -n $GW qdisc replace dev stripe0 root cake bandwidth 30mbit
+	iperf_server $BL 5303
+	rate=$(iperf_rate $GW -c 10.9.0.2 -p 5303 -t 4)
+	log "through cake at 30 Mbit/s: $((rate / 1000000)) Mbit/s"
+	check_timing "cake shapes the bundle (15..32 Mbit/s)" \
+		bash -c "[ ${rate:-0} -gt 15000000 ] && [ ${rate:-0} -lt 32000000 ]"
+else
+	tap_skip "cake on the master" "no sch_cake in this kernel"
+fi
+tc -n $GW qdisc del dev stripe0 root 2>/dev/null
+
+# --- release, and notifications ---
+ip netns exec $GW ip -o monitor link >/tmp/ctl-mon.$$ 2>&1 &
+MON=$!
+monitor_ready() {
+	gw link set lo up
+	grep -q ': lo:' /tmp/ctl-mon.$$
+}
+gw link set lo down
+wait_for monitor_ready
+check "ip link set g2 nomaster" gw link set g2 nomaster
+check "... gives the link its default qdisc back" \
+	bash -c "! tc -n $GW qdisc show dev g2 | grep -q stripe"
+check "... and the master has one link" \
+	test "$(ip -n $GW -o link show master stripe0 | wc -l)" = 1
+check "ping still goes, over g1" ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2
+check "g2 joins again" gw link set g2 master stripe0
+check "the link carrier going down is told" \
+	bash -c "ip -n $SW link set sg2 down; sleep 1; ip -n $SW link set sg2 up; sleep 1"
+kill $MON 2>/dev/null
+wait $MON 2>/dev/null
+log "ip monitor link:"
+sed 's/^/#   /' /tmp/ctl-mon.$$ | grep -v ': lo:'
+check "RTM_NEWLINK when a link leaves" \
+	bash -c "grep -v 'master stripe0' /tmp/ctl-mon.$$ | grep -q ': g2@'"
+check "RTM_NEWLINK when a link joins" \
+	bash -c "grep -q ': g2@.*master stripe0' /tmp/ctl-mon.$$"
+check "RTM_NEWLINK when a link's state changes" \
+	bash -c "grep -q ': g2@.*NO-CARRIER.*master stripe0' /tmp/ctl-mon.$$"
+rm -f /tmp/ctl-mon.$$
+check "tc qdisc del removes a link joined with ip link" \
+	bash -c "tc -n $GW qdisc del dev g2 root && ! ip -n $GW link show g2 | grep -q 'master stripe0'"
+check "deleting the master gives a link joined with ip link its default qdisc" \
+	bash -c "ip -n $GW link del stripe0 && ! tc -n $GW qdisc show dev g1 | grep -q stripe"
+tap_done
