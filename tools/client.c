@@ -177,6 +177,16 @@ int sp_client_run(const struct sp_opts *o)
 	p.duration = o->duration;
 	p.interval = o->interval;
 	p.len = o->len;
+	/* like iperf3 with the control connection's MSS: no datagram larger
+	 * than the path takes (a reorder-on master's 1476 leaves IPv6 1428)
+	 */
+	if (o->udp && !o->len_set) {
+		unsigned int fit = sp_udp_len_for_mtu(sp_path_mtu(fd), &peer,
+						      SP_DEFAULT_UDP_LEN);
+
+		if (fit >= SP_MIN_UDP_LEN)
+			p.len = fit;
+	}
 	p.rate = o->udp ? o->rate : 0;
 	if (getrandom(p.cookie, sizeof(p.cookie), 0) != sizeof(p.cookie)) {
 		snprintf(err, sizeof(err), "getrandom: %s", strerror(errno));
@@ -190,7 +200,7 @@ int sp_client_run(const struct sp_opts *o)
 	s->nstreams = o->streams;
 	s->duration = o->duration;
 	s->interval = o->interval;
-	s->len = o->len;
+	s->len = p.len;
 	s->rate = p.rate;
 	s->ctrl = &ctrl;
 	memcpy(s->cookie, p.cookie, sizeof(s->cookie));
@@ -270,7 +280,7 @@ int sp_client_run(const struct sp_opts *o)
 	info.streams = o->streams;
 	info.duration = o->duration;
 	info.interval = o->interval;
-	info.len = o->len;
+	info.len = p.len;
 	info.rate = p.rate;
 	info.family = peer.ss.ss_family;
 	if (o->json)

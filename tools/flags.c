@@ -81,7 +81,8 @@ void sp_usage(FILE *f)
 "  -b, --bitrate RATE       UDP rate per stream, k/M/G suffix, 0 = unlimited\n"
 "                           (default 1M)\n"
 "  -l, --length LEN         write size (TCP, default 128K) or datagram size\n"
-"                           (UDP, default %u), K/M suffix\n"
+"                           (UDP, default: what the path MTU carries, at\n"
+"                           most %u), K/M suffix\n"
 "      --connect-timeout MS connect and setup timeout (default %u)\n",
 		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_MAX_TIME, SP_MAX_STREAMS,
 		SP_DEFAULT_UDP_LEN,

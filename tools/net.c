@@ -62,6 +62,31 @@ void sp_addr_set_port(struct sp_addr *a, unsigned int port)
 		in6->sin6_port = htons(port);
 }
 
+unsigned int sp_udp_len_for_mtu(unsigned int pmtu, const struct sp_addr *peer,
+				unsigned int cap)
+{
+	const struct sockaddr_in6 *in6 = (const void *)&peer->ss;
+	unsigned int hdr = 28;
+
+	if (peer->ss.ss_family == AF_INET6 &&
+	    !IN6_IS_ADDR_V4MAPPED(&in6->sin6_addr))
+		hdr = 48;
+	if (pmtu <= hdr)
+		return 0;
+	return pmtu - hdr < cap ? pmtu - hdr : cap;
+}
+
+unsigned int sp_path_mtu(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return 0;
+	return ti.tcpi_pmtu;
+}
+
 bool sp_addr_same_host(const struct sp_addr *a, const struct sp_addr *b)
 {
 	const struct sockaddr_in *a4 = (const void *)&a->ss;

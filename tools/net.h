@@ -20,6 +20,14 @@ const char *sp_addr_str(const struct sp_addr *a, char *buf, size_t len);
 unsigned int sp_addr_port(const struct sp_addr *a);
 void sp_addr_set_port(struct sp_addr *a, unsigned int port);
 int sp_local_addr(int fd, struct sp_addr *a);
+/* The largest UDP payload that crosses a path of MTU pmtu to peer
+ * unfragmented, at most cap: IPv4 (also IPv4-mapped IPv6) takes 28 bytes
+ * of headers, IPv6 48. 0 if pmtu is too small to tell.
+ */
+unsigned int sp_udp_len_for_mtu(unsigned int pmtu, const struct sp_addr *peer,
+				unsigned int cap);
+/* The path MTU of a connected TCP socket, 0 if unknown. */
+unsigned int sp_path_mtu(int fd);
 /* Same IP address (ports aside): both ends on one host, one clock. */
 bool sp_addr_same_host(const struct sp_addr *a, const struct sp_addr *b);
 int sp_peer_addr(int fd, struct sp_addr *a);

@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../flags.h"
+#include "../net.h"
 #include "../pattern.h"
 #include "../session.h"
 #include "tap.h"
@@ -86,6 +88,28 @@ static void test_udp_foreign(void)
 	sp_udp_rx_close(rx);
 	sp_sess_free(s);
 	free(s);
+}
+
+/* Issue 15, defect 5: the default datagram fits the path. */
+static void test_udp_len_for_mtu(void)
+{
+	struct sp_addr v4 = { .len = sizeof(struct sockaddr_in) };
+	struct sp_addr v6 = { .len = sizeof(struct sockaddr_in6) };
+	struct sp_addr mapped = { .len = sizeof(struct sockaddr_in6) };
+	struct sockaddr_in6 *m6 = (struct sockaddr_in6 *)&mapped.ss;
+
+	v4.ss.ss_family = AF_INET;
+	v6.ss.ss_family = AF_INET6;
+	m6->sin6_family = AF_INET6;
+	inet_pton(AF_INET6, "::ffff:10.0.0.1", &m6->sin6_addr);
+	ok(sp_udp_len_for_mtu(1476, &v6, SP_DEFAULT_UDP_LEN) == 1428 &&
+	   sp_udp_len_for_mtu(1476, &v4, SP_DEFAULT_UDP_LEN) == 1448 &&
+	   sp_udp_len_for_mtu(1476, &mapped, SP_DEFAULT_UDP_LEN) == 1448,
+	   "1476-byte MTU (reorder on over 1500): IPv6 1428, IPv4 1448");
+	ok(sp_udp_len_for_mtu(1280, &v6, SP_DEFAULT_UDP_LEN) == 1232 &&
+	   sp_udp_len_for_mtu(65536, &v6, SP_DEFAULT_UDP_LEN) == 1448 &&
+	   sp_udp_len_for_mtu(0, &v4, SP_DEFAULT_UDP_LEN) == 0,
+	   "1280: 1232; a large MTU keeps the default; unknown: 0");
 }
 
 void test_udp(void)
@@ -167,4 +191,5 @@ void test_udp(void)
 	sp_sess_free(s);
 	free(s);
 	test_udp_foreign();
+	test_udp_len_for_mtu();
 }
