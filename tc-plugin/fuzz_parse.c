@@ -283,6 +283,14 @@ int print_color_u64(enum output_type t, enum color_attr color,
 	return 0;
 }
 
+int print_color_on_off(enum output_type t, enum color_attr color,
+		       const char *key, const char *fmt, bool value)
+{
+	(void)color;
+	PRINT_STUB(t, value ? "on" : "off");
+	return 0;
+}
+
 static void json_begin(bool on)
 {
 	json = on;

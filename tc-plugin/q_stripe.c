@@ -157,7 +157,9 @@ static int stripe_get_time_us(const char *arg, __u32 *us)
 	double t;
 	size_t i;
 
-	if (!isdigit((unsigned char)arg[0]) && arg[0] != '.')
+	/* decimal only: strtod() also reads hex floats ("0x1p3ms") */
+	if ((!isdigit((unsigned char)arg[0]) && arg[0] != '.') ||
+	    strpbrk(arg, "xX"))
 		return -1;
 	errno = 0;
 	t = strtod(arg, &end);
@@ -357,14 +359,13 @@ static int stripe_print_opt(struct qdisc_util *qu __maybe_unused,
 	stripe_print_u32_opt(tb[TCA_STRIPE_WEIGHT], "weight", "weight %u ");
 	stripe_print_u32_opt(tb[TCA_STRIPE_LIMIT], "limit", "limit %up ");
 
+	/* booleans as iproute2 prints them: JSON true/false, "on"/"off" */
 	if (stripe_attr_u8(tb[TCA_STRIPE_REORDER], &mode)) {
-		if (mode == STRIPE_REORDER_ON)
-			strcpy(buf, "on");
-		else if (mode == STRIPE_REORDER_OFF)
-			strcpy(buf, "off");
-		else
-			snprintf(buf, sizeof(buf), "%u", mode);
-		print_string(PRINT_ANY, "reorder", "reorder %s ", buf);
+		if (mode == STRIPE_REORDER_ON || mode == STRIPE_REORDER_OFF)
+			print_on_off(PRINT_ANY, "reorder", "reorder %s ",
+				     mode == STRIPE_REORDER_ON);
+		else	/* a newer kernel's mode: its number */
+			print_uint(PRINT_ANY, "reorder", "reorder %u ", mode);
 	}
 	stripe_print_u32_opt(tb[TCA_STRIPE_QUANTUM], "quantum", "quantum %u ");
 	if (stripe_attr_u32(tb[TCA_STRIPE_HOLD_MAX_US], &val)) {
@@ -379,8 +380,7 @@ static int stripe_print_opt(struct qdisc_util *qu __maybe_unused,
 	stripe_print_u32_opt(tb[TCA_STRIPE_STRIPE_MIN], "stripe_min",
 			     "stripe-min %u ");
 	if (stripe_attr_u8(tb[TCA_STRIPE_HOLD_AUTO], &mode))
-		print_string(PRINT_ANY, "hold_auto", "hold-auto %s ",
-			     mode ? "on" : "off");
+		print_on_off(PRINT_ANY, "hold_auto", "hold-auto %s ", mode);
 	return 0;
 }
 

@@ -8,7 +8,9 @@
  * iproute2 6.1.0 (tag v6.1.0: tc/tc_util.h, include/utils.h,
  * include/json_print.h, include/color.h, include/libnetlink.h) exactly;
  * a mismatch is not a compile error but a crash in tc.  test-parse.sh
- * checks that every symbol the plugin imports is exported by /sbin/tc.
+ * checks that every symbol the plugin imports is exported by /sbin/tc,
+ * and "make abi-check IPROUTE2_SRC=..." compiles every declaration here
+ * against iproute2's own headers (abi-check.c).
  */
 #ifndef _STRIPE_TC_ABI_H
 #define _STRIPE_TC_ABI_H
@@ -21,6 +23,9 @@
 #include <linux/rtnetlink.h>
 
 /* tc/tc_util.h: tc walks this by field offset, so order is the ABI */
+#ifdef STRIPE_TC_ABI_CHECK
+#define qdisc_util stripe_abi_qdisc_util	/* abi-check.c: beside tc's */
+#endif
 struct qdisc_util {
 	struct qdisc_util *next;
 	const char *id;
@@ -34,7 +39,14 @@ struct qdisc_util {
 	int (*print_copt)(struct qdisc_util *qu, FILE *f, struct rtattr *opt);
 	int (*has_block)(struct qdisc_util *qu, struct rtattr *opt,
 			 __u32 block_idx, bool *p_has);
+	/* zeroes: a member a later tc appends reads as NULL, not as
+	 * whatever the linker put after this object
+	 */
+	void *tc_reserved[8];
 };
+#ifdef STRIPE_TC_ABI_CHECK
+#undef qdisc_util
+#endif
 
 /* include/libnetlink.h */
 int addattr8(struct nlmsghdr *n, int maxlen, int type, __u8 data);
@@ -52,6 +64,13 @@ int get_u32(__u32 *val, const char *arg, int base);
 char *sprint_time(__u32 time, char *buf);
 #define TC_SPRINT_BSIZE		64	/* SPRINT_BSIZE */
 
+/* The values the plugin passes; abi-check.c compares them with tc's */
+#define TC_ABI_COLOR_NONE	6
+#define TC_ABI_PRINT_FP		1
+#define TC_ABI_PRINT_JSON	2
+#define TC_ABI_PRINT_ANY	4
+
+#ifndef STRIPE_TC_ABI_CHECK	/* abi-check.c has iproute2's own */
 /* include/color.h: only the value the plugin passes */
 enum color_attr {
 	COLOR_IFNAME,
@@ -60,7 +79,7 @@ enum color_attr {
 	COLOR_INET6,
 	COLOR_OPERSTATE_UP,
 	COLOR_OPERSTATE_DOWN,
-	COLOR_NONE
+	COLOR_NONE = TC_ABI_COLOR_NONE
 };
 
 /*
@@ -70,10 +89,11 @@ enum color_attr {
  * fmt, in JSON mode under key (no key: an array element).
  */
 enum output_type {
-	PRINT_FP = 1,
-	PRINT_JSON = 2,
-	PRINT_ANY = 4,
+	PRINT_FP = TC_ABI_PRINT_FP,
+	PRINT_JSON = TC_ABI_PRINT_JSON,
+	PRINT_ANY = TC_ABI_PRINT_ANY,
 };
+#endif
 
 bool is_json_context(void);
 void open_json_object(const char *str);
@@ -88,7 +108,11 @@ int print_color_uint(enum output_type t, enum color_attr color,
 		     const char *key, const char *fmt, unsigned int value);
 int print_color_u64(enum output_type t, enum color_attr color,
 		    const char *key, const char *fmt, uint64_t value);
+/* JSON true/false, text "on"/"off" through fmt */
+int print_color_on_off(enum output_type t, enum color_attr color,
+		       const char *key, const char *fmt, bool value);
 
+#ifndef STRIPE_TC_ABI_CHECK	/* static inlines in json_print.h */
 static inline int print_string(enum output_type t, const char *key,
 			       const char *fmt, const char *value)
 {
@@ -106,5 +130,12 @@ static inline int print_u64(enum output_type t, const char *key,
 {
 	return print_color_u64(t, COLOR_NONE, key, fmt, value);
 }
+
+static inline int print_on_off(enum output_type t, const char *key,
+			       const char *fmt, bool value)
+{
+	return print_color_on_off(t, COLOR_NONE, key, fmt, value);
+}
+#endif
 
 #endif /* _STRIPE_TC_ABI_H */

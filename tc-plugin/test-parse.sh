@@ -604,6 +604,9 @@ expect_fail "hold-max above 1s" 'invalid hold-max "1001ms": must be 1us..1s' \
 # The kernel's ranges (kernel/qdisc.c stripe_validate()), refused here
 # before anything is sent
 expect_fail "hold-max 0" 'invalid hold-max "0": must be 1us..1s' hold-max 0
+# issue 15, defect 7: strtod() would read it as 8 ms
+expect_fail "hold-max as a hex float" \
+	'invalid hold-max "0x1p3ms": expected a time' hold-max 0x1p3ms
 expect_fail "hold-max that rounds to 0" \
 	'invalid hold-max "0.4us": must be 1us..1s' hold-max 0.4us
 expect_fail "limit 0" 'invalid limit "0": must be 1..1048576' \
@@ -782,9 +785,9 @@ reseq = ("rx_in_order", "rx_resequenced", "rx_held", "rx_held_bytes",
 links = m.get("links", [])
 checks = [
     ("master options", m.get("options") == {
-        "reorder": "on", "quantum": 3000, "hold_max_us": 10000,
+        "reorder": True, "quantum": 3000, "hold_max_us": 10000,
         "flow_limit": 100, "buffer_limit": 1000, "stripe_min": 0,
-        "hold_auto": "on"}),
+        "hold_auto": True}),
     ("master role", m.get("role") == "master"),
     ("master totals, sender id, markers", {
         k: v for k, v in master.items() if k not in reseq} == {
