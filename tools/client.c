@@ -168,6 +168,10 @@ int sp_client_run(const struct sp_opts *o)
 	sp_local_addr(fd, &local);
 	sp_addr_str(&local, info.local, sizeof(info.local));
 	sp_addr_str(&peer, info.remote, sizeof(info.remote));
+	sp_addr_host(&local, info.local_host, sizeof(info.local_host));
+	info.local_port = sp_addr_port(&local);
+	sp_addr_host(&peer, info.remote_host, sizeof(info.remote_host));
+	info.remote_port = sp_addr_port(&peer);
 
 	p.version = SP_PROTO_VER;
 	p.udp = o->udp;

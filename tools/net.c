@@ -25,17 +25,25 @@ int sp_set_nonblock(int fd)
 	return 0;
 }
 
-const char *sp_addr_str(const struct sp_addr *a, char *buf, size_t len)
+const char *sp_addr_host(const struct sp_addr *a, char *buf, size_t len)
 {
-	char host[INET6_ADDRSTRLEN] = "?";
 	const struct sockaddr_in *in4 = (const void *)&a->ss;
 	const struct sockaddr_in6 *in6 = (const void *)&a->ss;
 
+	snprintf(buf, len, "?");
 	if (a->ss.ss_family == AF_INET)
-		inet_ntop(AF_INET, &in4->sin_addr, host, sizeof(host));
+		inet_ntop(AF_INET, &in4->sin_addr, buf, len);
 	else if (a->ss.ss_family == AF_INET6)
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-	snprintf(buf, len, "%s port %u", host, sp_addr_port(a));
+		inet_ntop(AF_INET6, &in6->sin6_addr, buf, len);
+	return buf;
+}
+
+const char *sp_addr_str(const struct sp_addr *a, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN];
+
+	snprintf(buf, len, "%s port %u", sp_addr_host(a, host, sizeof(host)),
+		 sp_addr_port(a));
 	return buf;
 }
 

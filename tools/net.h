@@ -18,6 +18,8 @@ int sp_set_nonblock(int fd);
 /* "127.0.0.1 port 5301" / "::1 port 5301" */
 const char *sp_addr_str(const struct sp_addr *a, char *buf, size_t len);
 unsigned int sp_addr_port(const struct sp_addr *a);
+/* The address alone: "127.0.0.1", "::1" */
+const char *sp_addr_host(const struct sp_addr *a, char *buf, size_t len);
 void sp_addr_set_port(struct sp_addr *a, unsigned int port);
 int sp_local_addr(int fd, struct sp_addr *a);
 /* The largest UDP payload that crosses a path of MTU pmtu to peer

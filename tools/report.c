@@ -11,6 +11,7 @@
 
 #include "json.h"
 #include "report.h"
+#include "report_iperf3.h"
 
 static const char *sp_fmt_bytes(uint64_t b, char *buf, size_t len)
 {
@@ -717,7 +718,10 @@ void sp_report_json(FILE *f, const struct sp_test_info *t,
 	sp_json_dbl(&j, "interval", t->interval);
 	sp_json_u64(&j, "length", t->len);
 	sp_json_u64(&j, "bitrate", t->udp ? t->rate : 0);
+	sp_iperf3_start(&j, t);
 	sp_json_obj_end(&j);
+	sp_iperf3_intervals(&j, local);
+	sp_iperf3_end(&j, t, snd, rcv);
 	if (local)
 		sp_json_side(&j, "local", local);
 	if (remote)

@@ -24,6 +24,10 @@ struct sp_test_info {
 	int family;
 	char local[96];		/* control connection, this end */
 	char remote[96];
+	char local_host[64];	/* the same, split as iperf3 reports them */
+	unsigned int local_port;
+	char remote_host[64];
+	unsigned int remote_port;
 };
 
 /* One interval of a side, as it happens (human mode). */

@@ -223,6 +223,10 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	sp_peer_addr(cfd, &ra);
 	sp_addr_str(&la, info.local, sizeof(info.local));
 	sp_addr_str(&ra, info.remote, sizeof(info.remote));
+	sp_addr_host(&la, info.local_host, sizeof(info.local_host));
+	info.local_port = sp_addr_port(&la);
+	sp_addr_host(&ra, info.remote_host, sizeof(info.remote_host));
+	info.remote_port = sp_addr_port(&ra);
 	sp_log(o, "Accepted connection from %s\n", info.remote);
 
 	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;

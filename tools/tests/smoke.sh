@@ -169,6 +169,15 @@ ok $? "TCP -R -P 2: server sends, 2 streams intact" "$T/rev.err"
 		d["summary"]["integrity_ok"]'
 ok $? "UDP -R: no loss, intact" "$T/revu.err"
 
+# what tools written for iperf3 read (issue 15): a TCP and a UDP run, and
+# the receiving client of -R
+for run in tcp udp rev revu; do
+	python3 "$(dirname "$0")/iperf3_consumer.py" "$T/$run.json" \
+		>"$T/i3-$run.out" 2>&1
+	ok $? "iperf3 consumer reads the $run run: $(cat "$T/i3-$run.out")" \
+		"$T/$run.json"
+done
+
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -u -b 10M -i 0.5 >"$T/human.out" \
 	2>"$T/human.err" && grep -q 'one-way delay' "$T/human.out" &&
 	grep -q '0.50-1.00' "$T/human.out"

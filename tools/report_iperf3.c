@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The parts of -J output that iperf3 consumers read, spelled as iperf3
+ * 3.x writes them: start.connected/test_start/timestamp, intervals[]
+ * (streams, sum) and end (streams, sum_sent, sum_received, and sum for
+ * UDP). Units are iperf3's: bits_per_second, rtt in us, jitter_ms,
+ * lost_percent. stripe-perf's own figures stay under its own keys
+ * (local, remote, summary, stripe), written by report.c.
+ */
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "report_iperf3.h"
+
+static double sp_i3_bps(uint64_t bytes, double seconds)
+{
+	return seconds > 0 ? (double)bytes * 8 / seconds : 0;
+}
+
+void sp_iperf3_start(struct sp_json *j, const struct sp_test_info *t)
+{
+	char when[64];
+	struct utsname u;
+	struct tm tm;
+	time_t now = time(NULL);
+
+	sp_json_arr_begin(j, "connected");
+	sp_json_obj_begin(j, NULL);
+	sp_json_u64(j, "socket", 0);
+	sp_json_str(j, "local_host", t->local_host);
+	sp_json_u64(j, "local_port", t->local_port);
+	sp_json_str(j, "remote_host", t->remote_host);
+	sp_json_u64(j, "remote_port", t->remote_port);
+	sp_json_obj_end(j);
+	sp_json_arr_end(j);
+	sp_json_str(j, "version", "stripe-perf " SP_VERSION);
+	if (!uname(&u)) {
+		char sys[5 * sizeof(u.sysname)];
+
+		snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname,
+			 u.nodename, u.release, u.version, u.machine);
+		sp_json_str(j, "system_info", sys);
+	}
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	sp_json_obj_begin(j, "timestamp");
+	sp_json_str(j, "time", when);
+	sp_json_u64(j, "timesecs", (uint64_t)now);
+	sp_json_obj_end(j);
+	if (!t->server) {
+		sp_json_obj_begin(j, "connecting_to");
+		sp_json_str(j, "host", t->remote_host);
+		sp_json_u64(j, "port", t->remote_port);
+		sp_json_obj_end(j);
+	}
+	sp_json_obj_begin(j, "test_start");
+	sp_json_str(j, "protocol", t->udp ? "UDP" : "TCP");
+	sp_json_u64(j, "num_streams", t->streams);
+	sp_json_u64(j, "blksize", t->len);
+	sp_json_u64(j, "omit", 0);
+	sp_json_dbl(j, "duration", t->duration);
+	sp_json_u64(j, "bytes", 0);
+	sp_json_u64(j, "blocks", 0);
+	sp_json_u64(j, "reverse", t->reverse);
+	sp_json_u64(j, "tos", 0);
+	if (t->udp)
+		sp_json_u64(j, "target_bitrate", t->rate);
+	sp_json_obj_end(j);
+}
+
+/* One interval entry, of a stream (id >= 0) or the sum (id < 0). */
+static void sp_i3_ival(struct sp_json *j, const struct sp_side *s,
+		       const struct sp_ival *iv, int id)
+{
+	double secs = iv->end - iv->start;
+
+	sp_json_obj_begin(j, id >= 0 ? NULL : "sum");
+	if (id >= 0)
+		sp_json_u64(j, "socket", (uint64_t)id);
+	sp_json_dbl(j, "start", iv->start);
+	sp_json_dbl(j, "end", iv->end);
+	sp_json_dbl(j, "seconds", secs);
+	sp_json_u64(j, "bytes", iv->bytes);
+	sp_json_dbl(j, "bits_per_second", sp_i3_bps(iv->bytes, secs));
+	if (s->udp) {
+		sp_json_u64(j, "packets", iv->packets);
+	} else if (s->sender) {
+		sp_json_u64(j, "retransmits", iv->retrans);
+		if (id >= 0) {
+			sp_json_u64(j, "snd_cwnd", iv->cwnd);
+			sp_json_u64(j, "rtt", iv->rtt_us);
+		}
+	}
+	sp_json_bool(j, "omitted", false);
+	sp_json_bool(j, "sender", s->sender);
+	sp_json_obj_end(j);
+}
+
+void sp_iperf3_intervals(struct sp_json *j, const struct sp_side *local)
+{
+	const struct sp_ival *row;
+	unsigned int k, i;
+
+	sp_json_arr_begin(j, "intervals");
+	for (k = 0; local && k < local->niv; k++) {
+		row = &local->iv[(size_t)k * local->ivw];
+		sp_json_obj_begin(j, NULL);
+		sp_json_arr_begin(j, "streams");
+		for (i = 0; i + 1 < local->ivw; i++)
+			sp_i3_ival(j, local, &row[i], (int)i);
+		sp_json_arr_end(j);
+		sp_i3_ival(j, local, &row[local->ivw - 1], -1);
+		sp_json_obj_end(j);
+	}
+	sp_json_arr_end(j);
+}
+
+/* A whole-test entry of one side: sum_sent, sum_received, a stream's. */
+static void sp_i3_total(struct sp_json *j, const char *key,
+			const struct sp_side *s, const struct sp_stream_res *r,
+			int id)
+{
+	const struct sp_udp_stats *u = &r->udp;
+	double secs = r->seconds > 0 ? r->seconds : s->seconds;
+
+	sp_json_obj_begin(j, key);
+	if (id >= 0)
+		sp_json_u64(j, "socket", (uint64_t)id);
+	sp_json_dbl(j, "start", 0);
+	sp_json_dbl(j, "end", secs);
+	sp_json_dbl(j, "seconds", secs);
+	sp_json_u64(j, "bytes", r->bytes);
+	sp_json_dbl(j, "bits_per_second", sp_i3_bps(r->bytes, secs));
+	if (!s->udp && s->sender && r->tcp.valid) {
+		sp_json_u64(j, "retransmits", r->tcp.total_retrans);
+		if (id >= 0) {
+			sp_json_u64(j, "max_snd_cwnd", r->tcp.cwnd * r->tcp.mss);
+			sp_json_u64(j, "max_rtt", r->tcp.rtt_us);
+			sp_json_u64(j, "min_rtt", r->tcp.min_rtt_us);
+			sp_json_u64(j, "mean_rtt", r->tcp.rtt_us);
+		}
+	}
+	if (s->udp && !s->sender) {
+		sp_json_dbl(j, "jitter_ms", u->jitter_us / 1e3);
+		sp_json_u64(j, "lost_packets", u->lost);
+		sp_json_u64(j, "packets", u->sent);
+		sp_json_dbl(j, "lost_percent",
+			    u->sent ? 100.0 * (double)u->lost / u->sent : 0);
+		sp_json_u64(j, "out_of_order", u->reordered);
+	} else if (s->udp) {
+		sp_json_u64(j, "packets", r->packets);
+	}
+	sp_json_bool(j, "sender", s->sender);
+	sp_json_obj_end(j);
+}
+
+void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
+		   const struct sp_side *snd, const struct sp_side *rcv)
+{
+	unsigned int i;
+
+	sp_json_obj_begin(j, "end");
+	sp_json_arr_begin(j, "streams");
+	for (i = 0; i < t->streams; i++) {
+		sp_json_obj_begin(j, NULL);
+		if (t->udp) {
+			/* iperf3 gives the receiver's view under "udp" */
+			if (rcv && i < rcv->nstreams)
+				sp_i3_total(j, "udp", rcv, &rcv->st[i],
+					    (int)i);
+		} else {
+			if (snd && i < snd->nstreams)
+				sp_i3_total(j, "sender", snd, &snd->st[i],
+					    (int)i);
+			if (rcv && i < rcv->nstreams)
+				sp_i3_total(j, "receiver", rcv, &rcv->st[i],
+					    (int)i);
+		}
+		sp_json_obj_end(j);
+	}
+	sp_json_arr_end(j);
+	if (snd)
+		sp_i3_total(j, "sum_sent", snd, &snd->sum, -1);
+	if (rcv)
+		sp_i3_total(j, "sum_received", rcv, &rcv->sum, -1);
+	if (t->udp && rcv)
+		sp_i3_total(j, "sum", rcv, &rcv->sum, -1);
+	sp_json_obj_end(j);
+}
