@@ -166,12 +166,7 @@ int sp_client_run(const struct sp_opts *o)
 	ctrl.fd = fd;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	sp_local_addr(fd, &local);
-	sp_addr_str(&local, info.local, sizeof(info.local));
-	sp_addr_str(&peer, info.remote, sizeof(info.remote));
-	sp_addr_host(&local, info.local_host, sizeof(info.local_host));
-	info.local_port = sp_addr_port(&local);
-	sp_addr_host(&peer, info.remote_host, sizeof(info.remote_host));
-	info.remote_port = sp_addr_port(&peer);
+	sp_info_addrs(&info, &local, &peer);
 
 	p.version = SP_PROTO_VER;
 	p.udp = o->udp;
@@ -197,19 +192,7 @@ int sp_client_run(const struct sp_opts *o)
 		goto out;
 	}
 
-	s->server = false;
-	s->sender = !o->reverse;
-	s->udp = o->udp;
-	s->mptcp = o->mptcp;
-	s->nstreams = o->streams;
-	s->duration = o->duration;
-	s->interval = o->interval;
-	s->len = p.len;
-	s->rate = p.rate;
-	s->ctrl = &ctrl;
-	memcpy(s->cookie, p.cookie, sizeof(s->cookie));
-	memcpy(&s->udp_peer, &peer.ss, sizeof(s->udp_peer));
-	s->clocks_synced = sp_addr_same_host(&local, &peer);
+	sp_sess_setup(s, &p, false, &ctrl, &local, &peer);
 	if (!o->json)
 		s->on_interval = sp_client_ival;
 	if (s->udp && !s->sender) {
@@ -277,16 +260,7 @@ int sp_client_run(const struct sp_opts *o)
 			 rerr[0] ? rerr : "no results from the server");
 	rc = !run && have_remote ? 0 : 1;
 
-	info.server = false;
-	info.udp = o->udp;
-	info.mptcp = o->mptcp;
-	info.reverse = o->reverse;
-	info.streams = o->streams;
-	info.duration = o->duration;
-	info.interval = o->interval;
-	info.len = p.len;
-	info.rate = p.rate;
-	info.family = peer.ss.ss_family;
+	sp_info_params(&info, &p, false, o->interval);
 	if (o->json)
 		sp_report_json(stdout, &info, &s->res,
 			       have_remote ? remote : NULL, err);

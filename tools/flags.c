@@ -111,17 +111,25 @@ static bool sp_decimal(const char *s)
 	return !strpbrk(s, "xXpP");
 }
 
+/* A finite, non-negative decimal number at the start of s. */
+static int sp_strtod(const char *s, double *v, char **end)
+{
+	if (!s || !sp_decimal(s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, end);
+	if (errno || *end == s || !isfinite(*v) || *v < 0)
+		return -EINVAL;
+	return 0;
+}
+
 /* Rates are decimal like link speeds: 100M = 100,000,000 bit/s. */
 int sp_parse_rate(const char *s, uint64_t *out)
 {
 	char *end;
 	double v;
 
-	if (!s || !sp_decimal(s))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
+	if (sp_strtod(s, &v, &end))
 		return -EINVAL;
 	switch (*end) {
 	case 'k': case 'K':
@@ -178,11 +186,7 @@ int sp_parse_seconds(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!s || !sp_decimal(s))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0)
+	if (sp_strtod(s, &v, &end) || *end)
 		return -EINVAL;
 	*out = v;
 	return 0;

@@ -320,11 +320,13 @@ int sp_udp_bind_like(const struct sp_addr *like, char *err, size_t errlen)
 	return fd;
 }
 
-int sp_accept(int lfd, bool *exhausted)
+int sp_accept(int lfd, int64_t *pause_until)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	*exhausted = fd < 0 && (errno == EMFILE || errno == ENFILE ||
-				errno == ENOBUFS || errno == ENOMEM);
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE ||
+		       errno == ENOBUFS || errno == ENOMEM))
+		*pause_until = sp_now_ns() +
+			       SP_ACCEPT_PAUSE_MS * SP_NSEC_PER_MSEC;
 	return fd;
 }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 struct sp_addr {
@@ -46,13 +47,13 @@ int sp_connect_addr(const struct sp_addr *to, int type, int proto,
 		    size_t errlen);
 int sp_listen(const char *bind, unsigned int port, int family, bool mptcp,
 	      char *err, size_t errlen);
-/* accept4() of a non-blocking fd. On -1, *exhausted says the process or
- * system is out of descriptors or memory: the listening socket then stays
- * readable, so the caller must stop polling it for a while (SP_ACCEPT_PAUSE_MS)
- * instead of spinning.
+/* accept4() of a non-blocking fd. When the process or system is out of
+ * descriptors or memory the listening socket stays readable: *pause_until
+ * (CLOCK_MONOTONIC ns) is then set SP_ACCEPT_PAUSE_MS ahead, and the
+ * caller leaves the socket unpolled until then instead of spinning.
  */
 #define SP_ACCEPT_PAUSE_MS	100
-int sp_accept(int lfd, bool *exhausted);
+int sp_accept(int lfd, int64_t *pause_until);
 /* A UDP socket bound to the address of `like`, on an ephemeral port. */
 int sp_udp_bind_like(const struct sp_addr *like, char *err, size_t errlen);
 

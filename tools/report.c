@@ -10,6 +10,8 @@
 #include <linux/stripe.h>
 
 #include "json.h"
+#include "net.h"
+#include "proto.h"
 #include "report.h"
 #include "report_iperf3.h"
 
@@ -685,6 +687,32 @@ static void sp_json_summary(struct sp_json *j, const struct sp_test_info *t,
 			sp_json_udp(j, &rcv->sum.udp);
 	}
 	sp_json_obj_end(j);
+}
+
+void sp_info_addrs(struct sp_test_info *t, const struct sp_addr *local,
+		   const struct sp_addr *peer)
+{
+	sp_addr_str(local, t->local, sizeof(t->local));
+	sp_addr_str(peer, t->remote, sizeof(t->remote));
+	sp_addr_host(local, t->local_host, sizeof(t->local_host));
+	t->local_port = sp_addr_port(local);
+	sp_addr_host(peer, t->remote_host, sizeof(t->remote_host));
+	t->remote_port = sp_addr_port(peer);
+	t->family = peer->ss.ss_family;
+}
+
+void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
+		    bool server, double interval)
+{
+	t->server = server;
+	t->udp = p->udp;
+	t->mptcp = p->mptcp;
+	t->reverse = p->reverse;
+	t->streams = p->streams;
+	t->duration = p->duration;
+	t->interval = interval;
+	t->len = p->len;
+	t->rate = p->rate;
 }
 
 void sp_report_json(FILE *f, const struct sp_test_info *t,

@@ -30,6 +30,15 @@ struct sp_test_info {
 	unsigned int remote_port;
 };
 
+struct sp_addr;
+struct sp_params;
+/* The control connection's two ends. */
+void sp_info_addrs(struct sp_test_info *t, const struct sp_addr *local,
+		   const struct sp_addr *peer);
+/* The test as run: p, and the interval this end reported at. */
+void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
+		    bool server, double interval);
+
 /* One interval of a side, as it happens (human mode). */
 void sp_report_ival(FILE *f, const struct sp_side *s, unsigned int k);
 void sp_report_human(FILE *f, const struct sp_test_info *t,

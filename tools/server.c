@@ -66,7 +66,6 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 	struct pollfd pfd[SP_MAX_STREAMS + 2];
 	unsigned int npend = 0, have = 0, i, np;
 	int64_t left, pause = 0, now;
-	bool exhausted;
 	uint32_t id;
 	ssize_t n;
 	int fd, ret = -1;
@@ -135,14 +134,9 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 			pend[i] = pend[--npend];
 		}
 		while (pfd[0].revents & POLLIN) {
-			fd = sp_accept(lfd, &exhausted);
-			if (fd < 0) {
-				if (exhausted)
-					pause = sp_now_ns() +
-						SP_ACCEPT_PAUSE_MS *
-						SP_NSEC_PER_MSEC;
+			fd = sp_accept(lfd, &pause);
+			if (fd < 0)
 				break;
-			}
 			if (npend < SP_MAX_STREAMS) {
 				pend[npend].fd = fd;
 				pend[npend++].got = 0;
@@ -221,12 +215,7 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	sp_local_addr(cfd, &la);
 	sp_peer_addr(cfd, &ra);
-	sp_addr_str(&la, info.local, sizeof(info.local));
-	sp_addr_str(&ra, info.remote, sizeof(info.remote));
-	sp_addr_host(&la, info.local_host, sizeof(info.local_host));
-	info.local_port = sp_addr_port(&la);
-	sp_addr_host(&ra, info.remote_host, sizeof(info.remote_host));
-	info.remote_port = sp_addr_port(&ra);
+	sp_info_addrs(&info, &la, &ra);
 	sp_log(o, "Accepted connection from %s\n", info.remote);
 
 	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
@@ -257,20 +246,10 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 		goto out;
 	}
 	sp_sess_init(s);
-	s->server = true;
-	s->sender = p.reverse;
-	s->udp = p.udp;
-	s->mptcp = p.mptcp;
-	s->nstreams = p.streams;
-	s->duration = p.duration;
+	sp_sess_setup(s, &p, true, &ctrl, &la, &ra);
 	/* the client's interval, or ours when it asked for none */
-	s->interval = p.interval > 0 ? p.interval : o->interval;
-	s->len = p.len;
-	s->rate = p.rate;
-	s->ctrl = &ctrl;
-	memcpy(s->cookie, p.cookie, sizeof(s->cookie));
-	memcpy(&s->udp_peer, &ra.ss, sizeof(s->udp_peer));
-	s->clocks_synced = sp_addr_same_host(&la, &ra);
+	if (!(p.interval > 0))
+		s->interval = o->interval;
 	if (!o->json)
 		s->on_interval = sp_server_ival;
 
@@ -334,16 +313,7 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	}
 	rc = ret ? 1 : 0;
 
-	info.server = true;
-	info.udp = p.udp;
-	info.mptcp = p.mptcp;
-	info.reverse = p.reverse;
-	info.streams = p.streams;
-	info.duration = p.duration;
-	info.interval = s->interval;
-	info.len = p.len;
-	info.rate = p.rate;
-	info.family = la.ss.ss_family;
+	sp_info_params(&info, &p, true, s->interval);
 	if (o->json)
 		sp_report_json(stdout, &info, &s->res, NULL, err);
 	else
@@ -418,7 +388,7 @@ int sp_server_run(const struct sp_opts *o)
 	char err[256], abuf[96];
 	unsigned int nw = 0, i;
 	int64_t now, wake, pause = 0;
-	bool exhausted, tested;
+	bool tested;
 	int lfd, fd, ret, rc = 0;
 
 	lfd = sp_listen(o->bind, o->port, o->family, o->mptcp, err,
@@ -493,14 +463,9 @@ int sp_server_run(const struct sp_opts *o)
 			continue;
 		}
 		while (pfd[0].revents & POLLIN) {
-			fd = sp_accept(lfd, &exhausted);
-			if (fd < 0) {
-				if (exhausted)
-					pause = sp_now_ns() +
-						SP_ACCEPT_PAUSE_MS *
-						SP_NSEC_PER_MSEC;
+			fd = sp_accept(lfd, &pause);
+			if (fd < 0)
 				break;
-			}
 			sp_waiting_add(w, &nw, fd, o);
 		}
 	}

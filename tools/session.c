@@ -45,6 +45,25 @@ void sp_sess_init(struct sp_sess *s)
 	}
 }
 
+void sp_sess_setup(struct sp_sess *s, const struct sp_params *p, bool server,
+		   struct sp_ctrl *ctrl, const struct sp_addr *local,
+		   const struct sp_addr *peer)
+{
+	s->server = server;
+	s->sender = server == p->reverse;
+	s->udp = p->udp;
+	s->mptcp = p->mptcp;
+	s->nstreams = p->streams;
+	s->duration = p->duration;
+	s->interval = p->interval;
+	s->len = p->len;
+	s->rate = p->rate;
+	s->ctrl = ctrl;
+	memcpy(s->cookie, p->cookie, sizeof(s->cookie));
+	memcpy(&s->udp_peer, &peer->ss, sizeof(s->udp_peer));
+	s->clocks_synced = sp_addr_same_host(local, peer);
+}
+
 void sp_sess_free(struct sp_sess *s)
 {
 	unsigned int i;
@@ -187,15 +206,12 @@ static int sp_handle_ctrl(struct sp_sess *s)
 }
 
 /* Someone else wants a test while ours runs: tell them. */
-static void sp_turn_away(struct sp_sess *s, int64_t now)
+static void sp_turn_away(struct sp_sess *s)
 {
-	bool exhausted;
-	int fd = sp_accept(s->listen_fd, &exhausted);
+	int fd = sp_accept(s->listen_fd, &s->listen_pause);
 
 	if (fd >= 0)
 		sp_refuse_busy(fd);
-	else if (exhausted)
-		s->listen_pause = now + SP_ACCEPT_PAUSE_MS * SP_NSEC_PER_MSEC;
 }
 
 static bool sp_udp_all_in(const struct sp_sess *s)
@@ -508,7 +524,7 @@ int sp_sess_run(struct sp_sess *s)
 				continue;
 			}
 			if (idx[i] == -2) {
-				sp_turn_away(s, now);
+				sp_turn_away(s);
 				continue;
 			}
 			if (idx[i] == -3) {

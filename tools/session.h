@@ -74,6 +74,13 @@ struct sp_sess {
 };
 
 void sp_sess_init(struct sp_sess *s);
+struct sp_addr;
+/* The test p on this end (server or client) of the control connection
+ * ctrl, whose addresses are local and peer.
+ */
+void sp_sess_setup(struct sp_sess *s, const struct sp_params *p, bool server,
+		   struct sp_ctrl *ctrl, const struct sp_addr *local,
+		   const struct sp_addr *peer);
 void sp_sess_free(struct sp_sess *s);
 /* Runs from START to the exchange of DONE; fills s->res. 0, or -1 with
  * s->err set (results gathered so far are still filled in).

@@ -5,6 +5,7 @@
  * skipped and counted, never trusted.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <libmnl/libmnl.h>
@@ -372,6 +373,21 @@ static const struct sp_xlink *sp_find_link(const struct sp_xstats *x,
 	return NULL;
 }
 
+/* dst->first..last -= src's: a run of u64 counters, each a delta after */
+static void sp_sub_run(uint64_t *dst, const uint64_t *src, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		dst[k] = sp_sub(dst[k], src[k]);
+}
+
+#define SP_SUB_COUNTERS(dst, src, first, last)				\
+	sp_sub_run(&(dst)->first, &(src)->first,			\
+		   (offsetof(__typeof__(*(dst)), last) -		\
+		    offsetof(__typeof__(*(dst)), first)) /		\
+		   sizeof(uint64_t) + 1)
+
 void sp_xstats_delta(const struct sp_xstats *before,
 		     const struct sp_xstats *after, struct sp_xstats *d)
 {
@@ -380,37 +396,14 @@ void sp_xstats_delta(const struct sp_xstats *before,
 	unsigned int i;
 
 	*d = *after;
-	d->master.tx_packets = sp_sub(after->master.tx_packets,
-				      before->master.tx_packets);
-	d->master.tx_bytes = sp_sub(after->master.tx_bytes,
-				    before->master.tx_bytes);
-	d->master.tx_busy = sp_sub(after->master.tx_busy,
-				   before->master.tx_busy);
-	d->master.tx_drops = sp_sub(after->master.tx_drops,
-				    before->master.tx_drops);
-	d->master.rx_packets = sp_sub(after->master.rx_packets,
-				      before->master.rx_packets);
-	d->master.rx_bytes = sp_sub(after->master.rx_bytes,
-				    before->master.rx_bytes);
-	d->master.tx_markers = sp_sub(after->master.tx_markers,
-				      before->master.tx_markers);
-	d->master.rx_markers = sp_sub(after->master.rx_markers,
-				      before->master.rx_markers);
-	for (i = 0; i < d->master.hold_hist_n; i++)
-		d->master.hold_hist[i] = sp_sub(after->master.hold_hist[i],
-						before->master.hold_hist[i]);
+	SP_SUB_COUNTERS(&d->master, &before->master, tx_packets, rx_markers);
+	sp_sub_run(d->master.hold_hist, before->master.hold_hist,
+		   d->master.hold_hist_n);
 	for (i = 0; i < d->nlinks; i++) {
 		l = &d->link[i];
 		b = sp_find_link(before, l);
 		if (!b)
 			continue;	/* joined during the run */
-		l->tx_packets = sp_sub(l->tx_packets, b->tx_packets);
-		l->tx_bytes = sp_sub(l->tx_bytes, b->tx_bytes);
-		l->tx_busy = sp_sub(l->tx_busy, b->tx_busy);
-		l->tx_drops = sp_sub(l->tx_drops, b->tx_drops);
-		l->neigh_fail = sp_sub(l->neigh_fail, b->neigh_fail);
-		l->rx_packets = sp_sub(l->rx_packets, b->rx_packets);
-		l->rx_bytes = sp_sub(l->rx_bytes, b->rx_bytes);
-		l->tx_markers = sp_sub(l->tx_markers, b->tx_markers);
+		SP_SUB_COUNTERS(l, b, tx_packets, tx_markers);
 	}
 }

@@ -22,6 +22,7 @@ struct sp_xlink {
 	uint32_t weight;
 	uint32_t flags;		/* STRIPE_LINK_F_* */
 	char name[IF_NAMESIZE];
+	/* counters, tx_packets to tx_markers, in a row: see sp_xstats_delta */
 	uint64_t tx_packets;
 	uint64_t tx_bytes;
 	uint64_t tx_busy;
@@ -38,6 +39,7 @@ struct sp_xmaster {
 	char name[IF_NAMESIZE];
 	uint32_t links;
 	uint32_t active;
+	/* counters, tx_packets to rx_markers, in a row: see sp_xstats_delta */
 	uint64_t tx_packets;
 	uint64_t tx_bytes;
 	uint64_t tx_busy;

@@ -15,53 +15,8 @@ HERE=$(dirname "$0")
 # 4 streams of 127 jumps of 2^24 cost the unbounded bitmap 1 GB; the
 # server's own footprint (receive batch, per-stream state) is under 16 MB
 MEM_BOUND_KB=32768
-T=$(mktemp -d /tmp/stripe-perf-hostile.XXXXXX)
-n=0
-failed=0
-pids=()
-
-cleanup()
-{
-	local p
-
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -n "$3" ] && sed 's/^/#   /' "$3" | head -20
-	fi
-}
-
-# start_server NAME ARGS...: sets PORT and SPID
-start_server()
-{
-	local name=$1 i
-
-	shift
-	"$BIN" -s -p 0 -B 127.0.0.1 "$@" >"$T/$name.out" 2>"$T/$name.err" &
-	SPID=$!
-	pids+=($SPID)
-	PORT=
-	for i in $(seq 50); do
-		PORT=$(sed -n 's/^Server listening on .* port \([0-9]*\).*/\1/p' \
-			"$T/$name.out" "$T/$name.err" 2>/dev/null | head -1)
-		[ -n "$PORT" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+NAME=hostile
+. "$(dirname "$0")/lib.sh"
 
 # status_kb PID FIELD: a /proc/PID/status figure in kB
 status_kb()
@@ -87,7 +42,7 @@ sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" "$2" 2>>"$T/fcheck.err"
 
 # --- the forger, then an honest client past its slowloris connections ----
 
-start_server srv
+start_server srv -B 127.0.0.1
 srv=$SPID
 python3 "$HERE/forger.py" "$PORT" --hold 6 >"$T/forge.json" \
 	2>"$T/forge.err" &
@@ -146,7 +101,7 @@ ok $? "server memory still under the bound after both (${hwm:-?} kB)"
 
 # --- an idle control connection delays no one (defect 4) ---------------
 
-start_server idle
+start_server idle -B 127.0.0.1
 python3 -c 'import socket, sys, time
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 print("connected", flush=True)
@@ -193,6 +148,4 @@ echo "# server without descriptors to spare: $((c1 - c0)) CPU ticks in 2 s"
 ok $? "out of descriptors: the server does not spin ($((c1 - c0)) ticks in 2 s)" \
 	"$T/fd.err"
 
-echo "1..$n"
-echo "hostile: $((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+tap_end

@@ -7,34 +7,8 @@
 
 BIN=${1:-./stripe-perf}
 MAN=${2:-../Documentation/stripe-perf.1}
-T=$(mktemp -d /tmp/stripe-perf-smoke.XXXXXX)
-n=0
-failed=0
-pids=()
-
-cleanup()
-{
-	local p
-
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
-
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		[ -n "$3" ] && sed 's/^/#   /' "$3" | head -20
-	fi
-}
+NAME=smoke
+. "$(dirname "$0")/lib.sh"
 
 # jcheck FILE PYTHON-EXPRESSION: true if the expression holds for d = JSON
 jcheck()
@@ -44,23 +18,6 @@ d = json.load(open(sys.argv[1]))
 sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$1" "$2" 2>>"$T/jcheck.err"
 }
 
-# start_server NAME ARGS...: sets PORT, appends the pid to pids
-start_server()
-{
-	local name=$1 i
-
-	shift
-	"$BIN" -s -p 0 "$@" >"$T/$name.out" 2>"$T/$name.err" &
-	pids+=($!)
-	PORT=
-	for i in $(seq 50); do
-		PORT=$(sed -n 's/^Server listening on .* port \([0-9]*\).*/\1/p' \
-			"$T/$name.out" "$T/$name.err" 2>/dev/null | head -1)
-		[ -n "$PORT" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # run a command; its exit code in RC, its duration in ms in ELAPSED
 timed()
@@ -267,6 +224,4 @@ wait "${pids[-1]}"
 grep -q '0\.20-0\.40' "$T/sival.out"
 ok $? "server -i 0.2: the server reports its own intervals" "$T/sival.out"
 
-echo "1..$n"
-echo "smoke: $((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+tap_end
