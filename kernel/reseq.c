@@ -315,7 +315,8 @@ static s32 stripe_reseq_base_owd(const struct stripe_rx_sender *s, u32 link)
 }
 
 /* What a frame (data or marker) tells about its link. */
-static void stripe_reseq_note_link(struct stripe_rx_sender *s,
+static void stripe_reseq_note_link(struct stripe_reseq *r,
+				   struct stripe_rx_sender *s,
 				   const struct stripe_reseq_cfg *cfg, u32 link,
 				   u32 gseq, const struct stripe_reseq_now *now)
 {
@@ -328,6 +329,11 @@ static void stripe_reseq_note_link(struct stripe_rx_sender *s,
 		s->newest[link] = gseq;
 	} else if (seq_before(s->newest[link], gseq)) {
 		s->newest[link] = gseq;
+	} else if (seq_before(gseq, s->newest[link])) {
+		/* Each link carries gseq in rising order (xmit.c): a link
+		 * that does not is not FIFO, and the link rule misjudges it.
+		 */
+		r->stats.link_reordered++;
 	}
 	s->link_seen[link] = now->ns;
 	__clear_bit(link, s->stale);
@@ -459,7 +465,7 @@ void stripe_reseq_frame(struct stripe_reseq *r,
 		kfree_skb(skb);
 		return;
 	}
-	stripe_reseq_note_link(s, cfg, link, wi->gseq, now);
+	stripe_reseq_note_link(r, s, cfg, link, wi->gseq, now);
 	if (marker) {
 		r->stats.markers++;
 		kfree_skb(skb);

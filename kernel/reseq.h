@@ -109,6 +109,7 @@ struct stripe_reseq_stats {
 	u64 malformed;
 	u64 no_state;
 	u64 markers;
+	u64 link_reordered;
 	u64 hold_hist[STRIPE_HOLD_HIST_BUCKETS];
 };
 

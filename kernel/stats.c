@@ -130,6 +130,7 @@ static const struct {
 	RX_STAT(MALFORMED, malformed),
 	RX_STAT(NO_STATE, no_state),
 	RX_STAT(MARKERS, markers),
+	RX_STAT(LINK_REORDERED, link_reordered),
 };
 
 /* The receiver's counters, read under its lock for one consistent view. */

@@ -178,6 +178,9 @@ enum {
 	TCA_STRIPE_MSTAT_RX_SENDERS,	/* u32: peers with receive state now */
 	TCA_STRIPE_MSTAT_RX_HOLD_HIST,	/* nest: TCA_STRIPE_HIST_BUCKET, in order */
 	TCA_STRIPE_MSTAT_RX_HOLD_US,	/* u32: the hold bound in force now */
+	TCA_STRIPE_MSTAT_RX_LINK_REORDERED, /* frames older than one seen before
+					     * on their link: it is not FIFO
+					     */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
