@@ -25,6 +25,11 @@
 #include <linux/stripe.h>
 
 #include "tc_abi.h"
+#include "../include/stripe_stats_names.h"
+
+/* tb's attribute and its key, for the print helpers below */
+#define STRIPE_MSTAT(a)	tb[TCA_STRIPE_MSTAT_##a], STRIPE_MSTAT_KEY(a)
+#define STRIPE_LSTAT(a)	tb[TCA_STRIPE_LSTAT_##a], STRIPE_LSTAT_KEY(a)
 
 #define __maybe_unused	__attribute__((unused))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -412,7 +417,7 @@ static void stripe_print_link_flags(struct rtattr *rta)
 		return;
 
 	print_string(PRINT_FP, NULL, "%s", " flags ");
-	open_json_array(PRINT_JSON, "flags");
+	open_json_array(PRINT_JSON, STRIPE_LSTAT_KEY(FLAGS));
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (!(flags & names[i].bit))
 			continue;
@@ -433,8 +438,11 @@ static void stripe_print_markers(struct rtattr *tx, struct rtattr *rx)
 	if (!stripe_attr_u64(tx, &v) && !stripe_attr_u64(rx, &v))
 		return;
 	print_string(PRINT_FP, NULL, "%s", " markers");
-	stripe_print_u64_stat(tx, "tx_markers", " tx %" PRIu64);
-	stripe_print_u64_stat(rx, "rx_markers", " rx %" PRIu64);
+	/* the same keys for a link's */
+	stripe_print_u64_stat(tx, STRIPE_MSTAT_KEY(TX_MARKERS),
+			      " tx %" PRIu64);
+	stripe_print_u64_stat(rx, STRIPE_MSTAT_KEY(RX_MARKERS),
+			      " rx %" PRIu64);
 }
 
 /*
@@ -480,7 +488,7 @@ static void stripe_print_hold_hist(struct rtattr *hist)
 		return;
 
 	print_string(PRINT_FP, NULL, "%s", "\n  hold-us");
-	open_json_array(PRINT_JSON, "rx_hold_hist");
+	open_json_array(PRINT_JSON, STRIPE_MSTAT_KEY(RX_HOLD_HIST));
 	for (k = 0; k <= last; k++) {
 		if (!have[k])
 			continue;
@@ -513,32 +521,25 @@ static void stripe_print_link(struct rtattr *link)
 	print_nl();
 	open_json_object(NULL);
 	if (stripe_attr_str(tb[TCA_STRIPE_LSTAT_NAME], name, sizeof(name)))
-		print_string(PRINT_ANY, "name", "  link %s", name);
+		print_string(PRINT_ANY, STRIPE_LSTAT_KEY(NAME), "  link %s",
+			     name);
 	else
 		print_string(PRINT_FP, NULL, "%s", "  link ?");
 	if (stripe_attr_u32(tb[TCA_STRIPE_LSTAT_IFINDEX], &ifindex))
-		print_uint(PRINT_JSON, "ifindex", NULL, ifindex);
-	stripe_print_u32_opt(tb[TCA_STRIPE_LSTAT_WEIGHT], "weight",
-			     " weight %u");
+		print_uint(PRINT_JSON, STRIPE_LSTAT_KEY(IFINDEX), NULL,
+			   ifindex);
+	stripe_print_u32_opt(STRIPE_LSTAT(WEIGHT), " weight %u");
 	stripe_print_link_flags(tb[TCA_STRIPE_LSTAT_FLAGS]);
-	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_TX_PACKETS], "tx_packets",
-			      " tx %" PRIu64 " pkts");
-	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_TX_BYTES], "tx_bytes",
-			      " %" PRIu64 " bytes");
-	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_TX_BUSY], "tx_busy",
-			      " busy %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_TX_DROPS], "tx_drops",
-			      " drops %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_NEIGH_FAIL], "neigh_fail",
-			      " neigh_fail %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_RX_PACKETS], "rx_packets",
-			      " rx %" PRIu64 " pkts");
-	stripe_print_u64_stat(tb[TCA_STRIPE_LSTAT_RX_BYTES], "rx_bytes",
-			      " %" PRIu64 " bytes");
+	stripe_print_u64_stat(STRIPE_LSTAT(TX_PACKETS), " tx %" PRIu64 " pkts");
+	stripe_print_u64_stat(STRIPE_LSTAT(TX_BYTES), " %" PRIu64 " bytes");
+	stripe_print_u64_stat(STRIPE_LSTAT(TX_BUSY), " busy %" PRIu64);
+	stripe_print_u64_stat(STRIPE_LSTAT(TX_DROPS), " drops %" PRIu64);
+	stripe_print_u64_stat(STRIPE_LSTAT(NEIGH_FAIL), " neigh_fail %" PRIu64);
+	stripe_print_u64_stat(STRIPE_LSTAT(RX_PACKETS), " rx %" PRIu64 " pkts");
+	stripe_print_u64_stat(STRIPE_LSTAT(RX_BYTES), " %" PRIu64 " bytes");
 	stripe_print_markers(tb[TCA_STRIPE_LSTAT_TX_MARKERS], NULL);
 	/* Absent until the receiver has measured it */
-	stripe_print_u32_opt(tb[TCA_STRIPE_LSTAT_RX_SKEW_US], "rx_skew_us",
-			     " skew %uus");
+	stripe_print_u32_opt(STRIPE_LSTAT(RX_SKEW_US), " skew %uus");
 	close_json_object();
 }
 
@@ -551,59 +552,47 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 
 	open_json_object("master");
 	if (stripe_attr_str(tb[TCA_STRIPE_MSTAT_NAME], name, sizeof(name)))
-		print_string(PRINT_ANY, "name",
+		print_string(PRINT_ANY, STRIPE_MSTAT_KEY(NAME),
 			     role == STRIPE_ROLE_LINK ? "  member of %s"
 						      : "  master %s",
 			     name);
 	else
 		print_string(PRINT_FP, NULL, "%s", "  master ?");
-	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_LINKS], "links", " links %u");
-	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_ACTIVE], "active",
-			     " active %u");
-	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_SENDER_ID], "sender_id",
-			     " sender 0x%08x");
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_PACKETS], "tx_packets",
-			      " tx %" PRIu64 " pkts");
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_BYTES], "tx_bytes",
-			      " %" PRIu64 " bytes");
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_BUSY], "tx_busy",
-			      " busy %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_TX_DROPS], "tx_drops",
-			      " drops %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_PACKETS], "rx_packets",
-			      " rx %" PRIu64 " pkts");
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_BYTES], "rx_bytes",
-			      " %" PRIu64 " bytes");
+	stripe_print_u32_opt(STRIPE_MSTAT(LINKS), " links %u");
+	stripe_print_u32_opt(STRIPE_MSTAT(ACTIVE), " active %u");
+	stripe_print_u32_opt(STRIPE_MSTAT(SENDER_ID), " sender 0x%08x");
+	stripe_print_u64_stat(STRIPE_MSTAT(TX_PACKETS), " tx %" PRIu64 " pkts");
+	stripe_print_u64_stat(STRIPE_MSTAT(TX_BYTES), " %" PRIu64 " bytes");
+	stripe_print_u64_stat(STRIPE_MSTAT(TX_BUSY), " busy %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(TX_DROPS), " drops %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_PACKETS), " rx %" PRIu64 " pkts");
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_BYTES), " %" PRIu64 " bytes");
 	stripe_print_markers(tb[TCA_STRIPE_MSTAT_TX_MARKERS],
 			     tb[TCA_STRIPE_MSTAT_RX_MARKERS]);
 	if (tb[TCA_STRIPE_MSTAT_RX_IN_ORDER] || tb[TCA_STRIPE_MSTAT_RX_SENDERS])
 		print_string(PRINT_FP, NULL, "%s", "\n  resequencer");
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_IN_ORDER], "rx_in_order",
-			      " in_order %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_RESEQUENCED],
-			      "rx_resequenced", " resequenced %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_HELD], "rx_held",
-			      " held %" PRIu64 " pkts");
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_HELD_BYTES],
-			      "rx_held_bytes", " %" PRIu64 " bytes");
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_HOLD_MAX_US],
-			      "rx_hold_max_us", " hold_max %" PRIu64 "us");
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_LOST_LINK],
-			      "rx_lost_link", " lost_link %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT],
-			      "rx_lost_timeout", " lost_timeout %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_LOST_LIMIT],
-			      "rx_lost_limit", " lost_limit %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_LATE], "rx_late",
-			      " late %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_MALFORMED],
-			      "rx_malformed", " malformed %" PRIu64);
-	stripe_print_u64_stat(tb[TCA_STRIPE_MSTAT_RX_NO_STATE],
-			      "rx_no_state", " no_state %" PRIu64);
-	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_RX_SENDERS], "rx_senders",
-			     " senders %u");
-	stripe_print_u32_opt(tb[TCA_STRIPE_MSTAT_RX_HOLD_US], "rx_hold_us",
-			     " hold_bound %uus");
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_IN_ORDER), " in_order %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_RESEQUENCED),
+			      " resequenced %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_HELD), " held %" PRIu64 " pkts");
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_HELD_BYTES),
+			      " %" PRIu64 " bytes");
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_HOLD_MAX_US),
+			      " hold_max %" PRIu64 "us");
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_LOST_LINK),
+			      " lost_link %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_LOST_TIMEOUT),
+			      " lost_timeout %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_LOST_LIMIT),
+			      " lost_limit %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_LATE), " late %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_LINK_REORDERED),
+			      " link_reordered %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_MALFORMED),
+			      " malformed %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_NO_STATE), " no_state %" PRIu64);
+	stripe_print_u32_opt(STRIPE_MSTAT(RX_SENDERS), " senders %u");
+	stripe_print_u32_opt(STRIPE_MSTAT(RX_HOLD_US), " hold_bound %uus");
 	stripe_print_hold_hist(tb[TCA_STRIPE_MSTAT_RX_HOLD_HIST]);
 	close_json_object();
 }

@@ -933,6 +933,47 @@ else
 	not_ok "man page renders without groff warnings" "$warn"
 fi
 
+# --- 6. one spelling of the statistics (issue 15) -----------------------
+# include/stripe_stats_names.h names every TCA_STRIPE_[ML]STAT_ attribute;
+# tc -j prints no other key for a master or a link; tc-stripe.8 documents
+# every key tc -j prints.
+STRIPE_SHIM_JSON=1 LD_PRELOAD=$tmp/shim.so \
+	"$TC" -s -j monitor file "$tmp/dump" >"$tmp/json" 2>/dev/null
+if out=$(python3 - "$here/.." "$tmp/json" <<'EOF_PY' 2>&1
+import json, re, sys
+top, dump = sys.argv[1], sys.argv[2]
+uapi = open(top + "/include/uapi/linux/stripe.h").read()
+names = open(top + "/include/stripe_stats_names.h").read()
+man = open(top + "/Documentation/tc-stripe.8").read().replace("\\", "")
+bad = []
+table = {}
+for kind in "ML":
+    enum = uapi[uapi.index("TCA_STRIPE_%sSTAT_UNSPEC" % kind):]
+    enum = enum[:enum.index("__TCA_STRIPE_%sSTAT_MAX" % kind)]
+    attrs = [a for a in re.findall(r"TCA_STRIPE_%sSTAT_(\w+)," % kind, enum)
+             if a not in ("UNSPEC", "PAD")]
+    got = dict(re.findall(r'\[TCA_STRIPE_%sSTAT_(\w+)\] = "(\w+)"' % kind,
+                          names))
+    table[kind] = set(got.values())
+    bad += ["%sSTAT_%s has no name" % (kind, a) for a in attrs if a not in got]
+m = json.load(open(dump))[0]
+keys = set(m["master"]) | set(k for l in m["links"] for k in l)
+bad += ["tc -j master key %s not in the table" % k
+        for k in m["master"] if k not in table["M"]]
+bad += ["tc -j link key %s not in the table" % k
+        for l in m["links"] for k in l if k not in table["L"]]
+bad += ["tc -j key %s not in tc-stripe.8" % k for k in sorted(keys)
+        if not re.search(r"\b%s\b" % k, man)]
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+EOF_PY
+); then
+	ok "statistics: one name per attribute, tc -j and tc-stripe.8 use it"
+else
+	not_ok "statistics: one name per attribute, tc -j and tc-stripe.8 use it" \
+		"$out"
+fi
+
 echo "1..$n"
 echo "test-parse: $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

@@ -10,6 +10,7 @@
 #include <linux/stripe.h>
 
 #include "json.h"
+#include "../include/stripe_stats_names.h"
 #include "net.h"
 #include "proto.h"
 #include "report.h"
@@ -532,7 +533,7 @@ static void sp_json_hold_hist(struct sp_json *j, const struct sp_xmaster *m)
 	unsigned int k;
 	bool bounded;
 
-	sp_json_arr_begin(j, "rx_hold_hist");
+	sp_json_arr_begin(j, STRIPE_MSTAT_KEY(RX_HOLD_HIST));
 	for (k = 0; k < m->hold_hist_n; k++) {
 		bounded = sp_hold_bucket(k, &lo, &hi);
 		sp_json_obj_begin(j, NULL);
@@ -566,23 +567,27 @@ static void sp_json_stripe(struct sp_json *j, const char *key,
 	sp_json_str(j, "role", x->role == STRIPE_ROLE_LINK ? "link" :
 							    "master");
 	sp_json_obj_begin(j, "master");
-	sp_json_str(j, "name", x->master.name);
-	sp_json_u64(j, "links", x->master.links);
-	sp_json_u64(j, "active", x->master.active);
-	sp_json_u64(j, "tx_packets", x->master.tx_packets);
-	sp_json_u64(j, "tx_bytes", x->master.tx_bytes);
-	sp_json_u64(j, "tx_busy", x->master.tx_busy);
-	sp_json_u64(j, "tx_drops", x->master.tx_drops);
-	sp_json_u64(j, "rx_packets", x->master.rx_packets);
-	sp_json_u64(j, "rx_bytes", x->master.rx_bytes);
+	sp_json_str(j, STRIPE_MSTAT_KEY(NAME), x->master.name);
+	sp_json_u64(j, STRIPE_MSTAT_KEY(LINKS), x->master.links);
+	sp_json_u64(j, STRIPE_MSTAT_KEY(ACTIVE), x->master.active);
+	sp_json_u64(j, STRIPE_MSTAT_KEY(TX_PACKETS), x->master.tx_packets);
+	sp_json_u64(j, STRIPE_MSTAT_KEY(TX_BYTES), x->master.tx_bytes);
+	sp_json_u64(j, STRIPE_MSTAT_KEY(TX_BUSY), x->master.tx_busy);
+	sp_json_u64(j, STRIPE_MSTAT_KEY(TX_DROPS), x->master.tx_drops);
+	sp_json_u64(j, STRIPE_MSTAT_KEY(RX_PACKETS), x->master.rx_packets);
+	sp_json_u64(j, STRIPE_MSTAT_KEY(RX_BYTES), x->master.rx_bytes);
 	if (x->master.has_sender_id)
-		sp_json_u64(j, "sender_id", x->master.sender_id);
+		sp_json_u64(j, STRIPE_MSTAT_KEY(SENDER_ID),
+			    x->master.sender_id);
 	if (x->has_markers) {
-		sp_json_u64(j, "tx_markers", x->master.tx_markers);
-		sp_json_u64(j, "rx_markers", x->master.rx_markers);
+		sp_json_u64(j, STRIPE_MSTAT_KEY(TX_MARKERS),
+			    x->master.tx_markers);
+		sp_json_u64(j, STRIPE_MSTAT_KEY(RX_MARKERS),
+			    x->master.rx_markers);
 	}
 	if (x->master.has_senders)
-		sp_json_u64(j, "rx_senders", x->master.rx_senders);
+		sp_json_u64(j, STRIPE_MSTAT_KEY(RX_SENDERS),
+			    x->master.rx_senders);
 	if (x->master.hold_hist_n)
 		sp_json_hold_hist(j, &x->master);
 	sp_json_obj_end(j);
@@ -594,23 +599,25 @@ static void sp_json_stripe(struct sp_json *j, const char *key,
 	for (i = 0; i < x->nlinks; i++) {
 		l = &x->link[i];
 		sp_json_obj_begin(j, NULL);
-		sp_json_str(j, "name", l->name);
-		sp_json_u64(j, "ifindex", l->ifindex);
-		sp_json_u64(j, "weight", l->weight);
-		sp_json_u64(j, "flags", l->flags);
-		sp_json_u64(j, "tx_packets", l->tx_packets);
-		sp_json_u64(j, "tx_bytes", l->tx_bytes);
+		sp_json_str(j, STRIPE_LSTAT_KEY(NAME), l->name);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(IFINDEX), l->ifindex);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(WEIGHT), l->weight);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(FLAGS), l->flags);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(TX_PACKETS), l->tx_packets);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(TX_BYTES), l->tx_bytes);
 		sp_json_dbl(j, "tx_share", sp_ratio(l->tx_bytes, tx));
-		sp_json_u64(j, "tx_busy", l->tx_busy);
-		sp_json_u64(j, "tx_drops", l->tx_drops);
-		sp_json_u64(j, "neigh_fail", l->neigh_fail);
-		sp_json_u64(j, "rx_packets", l->rx_packets);
-		sp_json_u64(j, "rx_bytes", l->rx_bytes);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(TX_BUSY), l->tx_busy);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(TX_DROPS), l->tx_drops);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(NEIGH_FAIL), l->neigh_fail);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(RX_PACKETS), l->rx_packets);
+		sp_json_u64(j, STRIPE_LSTAT_KEY(RX_BYTES), l->rx_bytes);
 		sp_json_dbl(j, "rx_share", sp_ratio(l->rx_bytes, rx));
 		if (x->has_markers)
-			sp_json_u64(j, "tx_markers", l->tx_markers);
+			sp_json_u64(j, STRIPE_LSTAT_KEY(TX_MARKERS),
+				    l->tx_markers);
 		if (l->has_skew)
-			sp_json_u64(j, "rx_skew_us", l->rx_skew_us);
+			sp_json_u64(j, STRIPE_LSTAT_KEY(RX_SKEW_US),
+				    l->rx_skew_us);
 		sp_json_obj_end(j);
 	}
 	sp_json_arr_end(j);

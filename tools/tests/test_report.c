@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../include/stripe_stats_names.h"
 #include "../report.h"
 #include "tap.h"
 
@@ -142,6 +143,51 @@ static void test_report_text(void)
 	sp_side_free(&s);
 }
 
+/* Issue 15: the stripe statistics keep the one spelling of
+ * include/stripe_stats_names.h, and stripe-perf.1 documents each it writes.
+ */
+static void test_report_stat_names(void)
+{
+	const char *const *tables[] = { stripe_mstat_names, stripe_lstat_names };
+	const unsigned int sizes[] = { TCA_STRIPE_MSTAT_MAX + 1,
+				       TCA_STRIPE_LSTAT_MAX + 1 };
+	char key[64], missing[512] = "", *out, *man = NULL;
+	unsigned int t, k, written = 0;
+	struct sp_side s;
+	size_t len = 0;
+	FILE *f;
+
+	f = fopen("../Documentation/stripe-perf.1", "r");
+	if (f) {
+		if (getdelim(&man, &len, '\0', f) < 0) {
+			free(man);
+			man = NULL;
+		}
+		fclose(f);
+	}
+	stripe_side(&s, true);
+	out = report(sp_report_json, &s);
+	for (t = 0; t < 2; t++)
+		for (k = 0; k < sizes[t]; k++) {
+			if (!tables[t][k])
+				continue;
+			snprintf(key, sizeof(key), "\"%s\":", tables[t][k]);
+			if (!strstr(out, key))
+				continue;
+			written++;
+			if (!man || !strstr(man, tables[t][k]))
+				snprintf(missing + strlen(missing),
+					 sizeof(missing) - strlen(missing),
+					 " %s", tables[t][k]);
+		}
+	ok(man && written >= 15 && !missing[0],
+	   "stripe-perf.1 documents the %u statistics -J writes%s%s",
+	   written, missing[0] ? "; missing:" : "", missing);
+	free(man);
+	free(out);
+	sp_side_free(&s);
+}
+
 /* Issue 15, defect 6: 999.6 Mbit/s is "1.00 Gbits/sec", not "1e+03". */
 static void test_report_rate(void)
 {
@@ -216,6 +262,7 @@ static void test_report_json(void)
 
 void test_report(void)
 {
+	test_report_stat_names();
 	test_report_rate();
 	test_report_text();
 	test_report_json();

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one spelling of every TCA_STRIPE master and link statistic: the key
+ * tc -j prints (tc-plugin), stripe-perf -J writes (tools) and the man
+ * pages document. Each is the attribute's name after TCA_STRIPE_?STAT_,
+ * in lower case. tc-plugin/test-parse.sh checks that every attribute has
+ * one and that tc-stripe.8 documents it; the tools' unit tests check that
+ * stripe-perf.1 documents every one stripe-perf writes.
+ */
+#ifndef _STRIPE_STATS_NAMES_H
+#define _STRIPE_STATS_NAMES_H
+
+#include <linux/stripe.h>
+
+static const char *const stripe_mstat_names[TCA_STRIPE_MSTAT_MAX + 1]
+	__attribute__((unused)) = {
+	[TCA_STRIPE_MSTAT_NAME] = "name",
+	[TCA_STRIPE_MSTAT_LINKS] = "links",
+	[TCA_STRIPE_MSTAT_ACTIVE] = "active",
+	[TCA_STRIPE_MSTAT_TX_PACKETS] = "tx_packets",
+	[TCA_STRIPE_MSTAT_TX_BYTES] = "tx_bytes",
+	[TCA_STRIPE_MSTAT_TX_BUSY] = "tx_busy",
+	[TCA_STRIPE_MSTAT_TX_DROPS] = "tx_drops",
+	[TCA_STRIPE_MSTAT_RX_PACKETS] = "rx_packets",
+	[TCA_STRIPE_MSTAT_RX_BYTES] = "rx_bytes",
+	[TCA_STRIPE_MSTAT_RX_IN_ORDER] = "rx_in_order",
+	[TCA_STRIPE_MSTAT_RX_RESEQUENCED] = "rx_resequenced",
+	[TCA_STRIPE_MSTAT_RX_HELD] = "rx_held",
+	[TCA_STRIPE_MSTAT_RX_HELD_BYTES] = "rx_held_bytes",
+	[TCA_STRIPE_MSTAT_RX_HOLD_MAX_US] = "rx_hold_max_us",
+	[TCA_STRIPE_MSTAT_RX_LOST_LINK] = "rx_lost_link",
+	[TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT] = "rx_lost_timeout",
+	[TCA_STRIPE_MSTAT_RX_LOST_LIMIT] = "rx_lost_limit",
+	[TCA_STRIPE_MSTAT_RX_LATE] = "rx_late",
+	[TCA_STRIPE_MSTAT_RX_MALFORMED] = "rx_malformed",
+	[TCA_STRIPE_MSTAT_RX_NO_STATE] = "rx_no_state",
+	[TCA_STRIPE_MSTAT_SENDER_ID] = "sender_id",
+	[TCA_STRIPE_MSTAT_TX_MARKERS] = "tx_markers",
+	[TCA_STRIPE_MSTAT_RX_MARKERS] = "rx_markers",
+	[TCA_STRIPE_MSTAT_RX_SENDERS] = "rx_senders",
+	[TCA_STRIPE_MSTAT_RX_HOLD_HIST] = "rx_hold_hist",
+	[TCA_STRIPE_MSTAT_RX_HOLD_US] = "rx_hold_us",
+	[TCA_STRIPE_MSTAT_RX_LINK_REORDERED] = "rx_link_reordered",
+};
+
+static const char *const stripe_lstat_names[TCA_STRIPE_LSTAT_MAX + 1]
+	__attribute__((unused)) = {
+	[TCA_STRIPE_LSTAT_IFINDEX] = "ifindex",
+	[TCA_STRIPE_LSTAT_NAME] = "name",
+	[TCA_STRIPE_LSTAT_WEIGHT] = "weight",
+	[TCA_STRIPE_LSTAT_FLAGS] = "flags",
+	[TCA_STRIPE_LSTAT_TX_PACKETS] = "tx_packets",
+	[TCA_STRIPE_LSTAT_TX_BYTES] = "tx_bytes",
+	[TCA_STRIPE_LSTAT_TX_BUSY] = "tx_busy",
+	[TCA_STRIPE_LSTAT_TX_DROPS] = "tx_drops",
+	[TCA_STRIPE_LSTAT_NEIGH_FAIL] = "neigh_fail",
+	[TCA_STRIPE_LSTAT_RX_PACKETS] = "rx_packets",
+	[TCA_STRIPE_LSTAT_RX_BYTES] = "rx_bytes",
+	[TCA_STRIPE_LSTAT_RX_SKEW_US] = "rx_skew_us",
+	[TCA_STRIPE_LSTAT_TX_MARKERS] = "tx_markers",
+};
+
+/* The key of TCA_STRIPE_MSTAT_<a> / TCA_STRIPE_LSTAT_<a> */
+#define STRIPE_MSTAT_KEY(a)	stripe_mstat_names[TCA_STRIPE_MSTAT_##a]
+#define STRIPE_LSTAT_KEY(a)	stripe_lstat_names[TCA_STRIPE_LSTAT_##a]
+
+#endif /* _STRIPE_STATS_NAMES_H */
