@@ -114,9 +114,15 @@ require_vm() {
 
 # --- testbed ---
 
-# tb_setup N [MTU] -- build the three namespaces and N plain links
+# tb_setup N [MTU] -- build the three namespaces and N plain links.
+# TB_OFFLOADS=tuned (the default here) sets GRO on / TSO off on every veth
+# end (a veth is FIFO only when its receiver uses NAPI); TB_OFFLOADS=default
+# leaves them as they come (TSO on, GRO off: each sending CPU's backlog),
+# as a user's veths are.  TB_QUEUES=N makes multiqueue veths (N tx and rx
+# queues, XPS spreading the tx queues over the CPUs, GRO on so each rx
+# queue has its NAPI), as real NICs are.
 tb_setup() {
-	local n=$1 mtu=${2:-1500} i
+	local n=$1 mtu=${2:-1500} i q=${TB_QUEUES:-1}
 	TB_N=$n
 	trap tb_cleanup EXIT
 	for ns in $GW $SW $BL; do
@@ -128,26 +134,46 @@ tb_setup() {
 	done
 	for i in $(seq 1 "$n"); do
 		ip -n $SW link add "br$i" type bridge
-		ip link add "g$i" netns $GW mtu "$mtu" type veth \
-			peer "sg$i" netns $SW mtu "$mtu"
-		ip link add "b$i" netns $BL mtu "$mtu" type veth \
-			peer "sb$i" netns $SW mtu "$mtu"
+		ip link add "g$i" netns $GW mtu "$mtu" numtxqueues "$q" \
+			numrxqueues "$q" type veth peer "sg$i" netns $SW \
+			mtu "$mtu" numtxqueues "$q" numrxqueues "$q"
+		ip link add "b$i" netns $BL mtu "$mtu" numtxqueues "$q" \
+			numrxqueues "$q" type veth peer "sb$i" netns $SW \
+			mtu "$mtu" numtxqueues "$q" numrxqueues "$q"
 		ip -n $SW link set "br$i" mtu "$mtu" up
 		ip -n $SW link set "sg$i" master "br$i" up
 		ip -n $SW link set "sb$i" master "br$i" up
 		ip -n $GW link set "g$i" up
 		ip -n $BL link set "b$i" up
-		# A veth is FIFO only when its receiver uses NAPI: GRO on, and TSO off
-		# (veth takes NAPI only for frames it cannot merge otherwise);
-		# otherwise each sending CPU's backlog reorders the link.
-		ip netns exec $GW ethtool -K "g$i" gro on tso off
-		ip netns exec $BL ethtool -K "b$i" gro on tso off
-		ip netns exec $SW ethtool -K "sg$i" gro on tso off
-		ip netns exec $SW ethtool -K "sb$i" gro on tso off
+		tb_offloads "$i"
 	done
 	for ns in $GW $BL; do
 		ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
 			net.ipv4.conf.default.rp_filter=0
+	done
+}
+
+# tb_offloads I -- link I's veth ends as TB_OFFLOADS and TB_QUEUES say
+tb_offloads() {
+	local i=$1 ends="$GW:g$1 $BL:b$1 $SW:sg$1 $SW:sb$1" e ns dev q cpus mask
+	cpus=$(nproc)
+	for e in $ends; do
+		ns=${e%%:*}
+		dev=${e#*:}
+		if [ "${TB_QUEUES:-1}" -gt 1 ]; then
+			# NAPI on every rx queue (veth skips it for TSO frames)
+			ip netns exec "$ns" ethtool -K "$dev" gro on tso off
+			# XPS at the hosts: tx queue q to CPU q mod nproc.  sw is
+			# a switch, which keeps each port FIFO: all on queue 0.
+			for q in $(seq 0 $((TB_QUEUES - 1))); do
+				mask=$((1 << (q % cpus)))
+				[ "$ns" = "$SW" ] && mask=$(( q ? 0 : (1 << cpus) - 1 ))
+				ip netns exec "$ns" sh -c "printf %x $mask \
+					>/sys/class/net/$dev/queues/tx-$q/xps_cpus"
+			done
+		elif [ "${TB_OFFLOADS:-tuned}" = tuned ]; then
+			ip netns exec "$ns" ethtool -K "$dev" gro on tso off
+		fi
 	done
 }
 
