@@ -91,6 +91,8 @@ static int sp_client_streams(struct sp_sess *s, const struct sp_opts *o,
 		if (fd < 0)
 			return -1;
 		s->st[i].fd = fd;
+		if (sp_tune_tcp(fd, p->congestion, p->window, err, errlen))
+			return -1;
 		sp_greeting_build(greet, p->cookie, i);
 		/* a fresh socket always has room for 24 bytes */
 		if (send(fd, greet, sizeof(greet), MSG_NOSIGNAL) !=
@@ -187,6 +189,10 @@ int sp_client_run(const struct sp_opts *o)
 			p.len = fit;
 	}
 	p.rate = o->udp ? o->rate : 0;
+	if (o->congestion)
+		snprintf(p.congestion, sizeof(p.congestion), "%s",
+			 o->congestion);
+	p.window = o->window;
 	if (getrandom(p.cookie, sizeof(p.cookie), 0) != sizeof(p.cookie)) {
 		snprintf(err, sizeof(err), "getrandom: %s", strerror(errno));
 		goto out;

@@ -19,6 +19,8 @@ enum {
 	OPT_CONNECT_TIMEOUT,
 	OPT_MAX_STREAMS,
 	OPT_MAX_TIME,
+	OPT_LOGFILE,
+	OPT_TIMESTAMPS,
 };
 
 static const struct option sp_long_opts[] = {
@@ -41,6 +43,10 @@ static const struct option sp_long_opts[] = {
 	{ "stripe-dev",		required_argument,	NULL, OPT_STRIPE_DEV },
 	{ "connect-timeout",	required_argument,	NULL,
 	  OPT_CONNECT_TIMEOUT },
+	{ "congestion",		required_argument,	NULL, 'C' },
+	{ "window",		required_argument,	NULL, 'w' },
+	{ "logfile",		required_argument,	NULL, OPT_LOGFILE },
+	{ "timestamps",		optional_argument,	NULL, OPT_TIMESTAMPS },
 	{ "max-streams",	required_argument,	NULL, OPT_MAX_STREAMS },
 	{ "max-time",		required_argument,	NULL, OPT_MAX_TIME },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -48,7 +54,7 @@ static const struct option sp_long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char sp_short_opts[] = ":sc:p:t:i:P:RJub:l:B:146hV";
+static const char sp_short_opts[] = ":sc:p:t:i:P:RJub:l:B:146hVC:w:";
 
 void sp_usage(FILE *f)
 {
@@ -65,6 +71,9 @@ void sp_usage(FILE *f)
 "  -6, --version6           IPv6 only\n"
 "      --mptcp              use IPPROTO_MPTCP sockets\n"
 "      --stripe-dev NAME    print stripe qdisc counters of NAME (delta)\n"
+"      --logfile FILE       append the output to FILE instead of stdout\n"
+"      --timestamps[=FMT]   start every output line with the time, as\n"
+"                           strftime(3) FMT (default \"%%c \")\n"
 "  -h, --help               this text\n"
 "  -V, --version            print the version\n"
 "Server options:\n"
@@ -83,6 +92,9 @@ void sp_usage(FILE *f)
 "  -l, --length LEN         write size (TCP, default 128K) or datagram size\n"
 "                           (UDP, default: what the path MTU carries, at\n"
 "                           most %u), K/M suffix\n"
+"  -C, --congestion ALGO    TCP congestion control of both ends' streams\n"
+"  -w, --window SIZE        socket buffer size of both ends' TCP streams,\n"
+"                           K/M suffix\n"
 "      --connect-timeout MS connect and setup timeout (default %u)\n",
 		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_MAX_TIME, SP_MAX_STREAMS,
 		SP_DEFAULT_UDP_LEN,
@@ -121,6 +133,13 @@ static int sp_strtod(const char *s, double *v, char **end)
 	if (errno || *end == s || !isfinite(*v) || *v < 0)
 		return -EINVAL;
 	return 0;
+}
+
+bool sp_cc_name_ok(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+
+	return n && n <= SP_CC_NAME_MAX && !s[n];
 }
 
 /* Rates are decimal like link speeds: 100M = 100,000,000 bit/s. */
@@ -246,7 +265,7 @@ static const char *sp_opt_name(int c, char *buf, size_t len)
 int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 		  char *err, size_t errlen)
 {
-	static const char client_only[] = "tPRubl";
+	static const char client_only[] = "tPRublCw";
 	const char *server_only = NULL;
 	uint64_t seen_client = 0;
 	unsigned long ul;
@@ -369,6 +388,30 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 					      optarg);
 			o->connect_ms = ul;
 			break;
+		case 'C':
+			if (!sp_cc_name_ok(optarg))
+				return sp_err(err, errlen,
+					      "-C/--congestion: '%s' is not a congestion control name",
+					      optarg);
+			o->congestion = optarg;
+			break;
+		case 'w':
+			if (sp_parse_size(optarg, &u64) || !u64 ||
+			    u64 > SP_MAX_WINDOW)
+				return sp_err(err, errlen,
+					      "-w/--window: '%s' is not a size up to 1G",
+					      optarg);
+			o->window = (uint32_t)u64;
+			break;
+		case OPT_LOGFILE:
+			if (!*optarg)
+				return sp_err(err, errlen,
+					      "--logfile needs a file name");
+			o->logfile = optarg;
+			break;
+		case OPT_TIMESTAMPS:
+			o->timestamps = optarg && *optarg ? optarg : "%c ";
+			break;
 		case OPT_MAX_STREAMS:
 			if (sp_parse_uint(optarg, 1, SP_MAX_STREAMS, &ul))
 				return sp_err(err, errlen,
@@ -435,6 +478,9 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 		if (o->udp && o->mptcp)
 			return sp_err(err, errlen,
 				      "--mptcp cannot be combined with -u/--udp");
+		if (o->udp && (o->congestion || o->window))
+			return sp_err(err, errlen,
+				      "-C/--congestion and -w/--window apply to TCP only");
 		if (!o->udp && (seen_client & SP_SEEN('b')))
 			return sp_err(err, errlen,
 				      "-b/--bitrate applies to UDP only (add -u)");

@@ -22,6 +22,8 @@
 #define SP_MAX_TCP_LEN		(1024 * 1024)
 #define SP_MAX_UDP_LEN		65507
 #define SP_MIN_UDP_LEN		48	/* the datagram header */
+#define SP_MAX_WINDOW		(1u << 30)
+#define SP_CC_NAME_MAX		15	/* TCP_CA_NAME_MAX - 1 */
 
 enum sp_mode {
 	SP_MODE_NONE,
@@ -48,6 +50,10 @@ struct sp_opts {
 	uint64_t rate;		/* bit/s per stream, 0 = unlimited */
 	uint32_t len;		/* write or datagram size */
 	unsigned int connect_ms;
+	const char *congestion;	/* -C: TCP congestion control, both ends */
+	uint32_t window;	/* -w: socket buffer bytes, both ends */
+	const char *logfile;	/* --logfile: output appended there */
+	const char *timestamps;	/* --timestamps: strftime() line prefix */
 	unsigned int max_streams;	/* server: largest -P it runs */
 	double max_time;	/* server: longest -t it runs */
 	int family;		/* AF_UNSPEC, AF_INET or AF_INET6 */
@@ -65,5 +71,7 @@ void sp_usage(FILE *f);
 int sp_parse_rate(const char *s, uint64_t *out);
 int sp_parse_size(const char *s, uint64_t *out);
 int sp_parse_seconds(const char *s, double *out);
+/* A congestion control name as the kernel spells them: [a-z0-9_-]{1,15} */
+bool sp_cc_name_ok(const char *s);
 
 #endif /* SP_FLAGS_H */

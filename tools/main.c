@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "flags.h"
+#include "output.h"
 #include "pattern.h"
 #include "report.h"
 #include "runner.h"
@@ -42,6 +43,18 @@ int main(int argc, char **argv)
 	}
 	if (sp_pattern_init()) {
 		fprintf(stderr, "stripe-perf: out of memory\n");
+		return 1;
+	}
+	ret = o.logfile ? sp_output_logfile(o.logfile) : 0;
+	if (ret) {
+		fprintf(stderr, "stripe-perf: --logfile %s: %s\n", o.logfile,
+			strerror(-ret));
+		return 1;
+	}
+	ret = o.timestamps ? sp_output_timestamps(o.timestamps) : 0;
+	if (ret) {
+		fprintf(stderr, "stripe-perf: --timestamps: %s\n",
+			strerror(-ret));
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);

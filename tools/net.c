@@ -95,6 +95,27 @@ unsigned int sp_path_mtu(int fd)
 	return ti.tcpi_pmtu;
 }
 
+int sp_tune_tcp(int fd, const char *congestion, uint32_t window, char *err,
+		size_t errlen)
+{
+	int w = (int)window;
+
+	if (window && (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w)) ||
+		       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w)))) {
+		snprintf(err, errlen, "window %u: %s", window, strerror(errno));
+		return -1;
+	}
+	if (congestion[0] &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, congestion,
+		       (socklen_t)strlen(congestion))) {
+		snprintf(err, errlen,
+			 "congestion control '%s': %s (see net.ipv4.tcp_available_congestion_control)",
+			 congestion, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 bool sp_addr_same_host(const struct sp_addr *a, const struct sp_addr *b)
 {
 	const struct sockaddr_in *a4 = (const void *)&a->ss;

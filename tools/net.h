@@ -31,6 +31,9 @@ unsigned int sp_udp_len_for_mtu(unsigned int pmtu, const struct sp_addr *peer,
 				unsigned int cap);
 /* The path MTU of a connected TCP socket, 0 if unknown. */
 unsigned int sp_path_mtu(int fd);
+/* -C and -w on a TCP data socket ("" and 0: leave as is). */
+int sp_tune_tcp(int fd, const char *congestion, uint32_t window, char *err,
+		size_t errlen);
 /* Same IP address (ports aside): both ends on one host, one clock. */
 bool sp_addr_same_host(const struct sp_addr *a, const struct sp_addr *b);
 int sp_peer_addr(int fd, struct sp_addr *a);

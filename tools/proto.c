@@ -34,6 +34,10 @@ void sp_params_put(const struct sp_params *p, struct sp_buf *b)
 	sp_msg_kv(b, "rate", "%llu", (unsigned long long)p->rate);
 	sp_msg_kv(b, "udp_port", "%u", p->udp_port);
 	sp_msg_kv(b, "cookie", "%s", hex);
+	if (p->congestion[0])
+		sp_msg_kv(b, "congestion", "%s", p->congestion);
+	if (p->window)
+		sp_msg_kv(b, "window", "%u", p->window);
 	sp_msg_end(b);
 }
 
@@ -46,7 +50,7 @@ static int sp_bad(char *err, size_t errlen, const char *what)
 int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
 		  size_t errlen)
 {
-	const char *proto, *hex;
+	const char *proto, *hex, *cc;
 	uint64_t v;
 	unsigned int i, byte;
 
@@ -92,6 +96,17 @@ int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
 	    (p->udp && p->reverse && !v))
 		return sp_bad(err, errlen, "udp_port");
 	p->udp_port = (unsigned int)v;
+	/* optional: an older client sends neither */
+	cc = sp_msg_get(m, "congestion");
+	if (cc && (!sp_cc_name_ok(cc) || p->udp))
+		return sp_bad(err, errlen, "congestion");
+	if (cc)
+		snprintf(p->congestion, sizeof(p->congestion), "%s", cc);
+	if (!sp_msg_u64(m, "window", &v)) {
+		if (!v || v > SP_MAX_WINDOW || p->udp)
+			return sp_bad(err, errlen, "window");
+		p->window = (uint32_t)v;
+	}
 	hex = sp_msg_get(m, "cookie");
 	if (!hex || strlen(hex) != 2 * SP_COOKIE_BYTES)
 		return sp_bad(err, errlen, "cookie");

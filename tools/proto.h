@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "ctrl.h"
+#include "flags.h"
 
 #define SP_PROTO_VER	2	/* 2: cookie in every datagram */
 #define SP_COOKIE_BYTES	16
@@ -33,6 +34,8 @@ struct sp_params {
 	uint32_t len;
 	uint64_t rate;
 	unsigned int udp_port;	/* reverse UDP: the client's receive port */
+	char congestion[SP_CC_NAME_MAX + 1];	/* "": the system's */
+	uint32_t window;	/* socket buffers, 0: the system's */
 	uint8_t cookie[SP_COOKIE_BYTES];
 };
 

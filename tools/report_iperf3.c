@@ -187,5 +187,9 @@ void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
 		sp_i3_total(j, "sum_received", rcv, &rcv->sum, -1);
 	if (t->udp && rcv)
 		sp_i3_total(j, "sum", rcv, &rcv->sum, -1);
+	if (snd && snd->congestion[0])
+		sp_json_str(j, "sender_tcp_congestion", snd->congestion);
+	if (rcv && rcv->congestion[0])
+		sp_json_str(j, "receiver_tcp_congestion", rcv->congestion);
 	sp_json_obj_end(j);
 }

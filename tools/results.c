@@ -310,6 +310,8 @@ void sp_side_put(const struct sp_side *s, struct sp_buf *b)
 	sp_msg_kv(b, "side.udp", "%d", s->udp);
 	sp_msg_kv(b, "side.streams", "%u", s->nstreams);
 	sp_msg_kv(b, "side.seconds", "%.9f", s->seconds);
+	if (s->congestion[0])
+		sp_msg_kv(b, "side.congestion", "%s", s->congestion);
 	for (i = 0; i < s->nstreams; i++) {
 		snprintf(prefix, sizeof(prefix), "s%u.", i);
 		sp_put_fields(b, prefix, &s->st[i], sp_stream_fields,
@@ -446,7 +448,7 @@ static void sp_get_stripe(struct sp_side *s, const char *key,
 int sp_side_get(const struct sp_msg *m, struct sp_side *s)
 {
 	uint64_t server = 0, sender = 0, udp = 0, n = 0, niv = 0;
-	const char *key, *val;
+	const char *key, *val, *cc;
 	unsigned long idx;
 	unsigned int i;
 	char *end;
@@ -458,6 +460,9 @@ int sp_side_get(const struct sp_msg *m, struct sp_side *s)
 	sp_msg_u64(m, "side.udp", &udp);
 	sp_side_init(s, server, sender, udp, (unsigned int)n);
 	sp_msg_dbl(m, "side.seconds", &s->seconds);
+	cc = sp_msg_get(m, "side.congestion");
+	if (cc && sp_cc_name_ok(cc))
+		snprintf(s->congestion, sizeof(s->congestion), "%s", cc);
 	/* remote intervals arrive as sums only: one entry per row */
 	s->ivw = 1;
 	if (!sp_msg_u64(m, "side.intervals", &niv) && niv < 1000000)

@@ -107,6 +107,7 @@ struct sp_side {
 	bool udp;
 	unsigned int nstreams;
 	double seconds;
+	char congestion[16];	/* TCP: the streams' congestion control */
 	struct sp_stream_res st[SP_MAX_STREAMS];
 	struct sp_stream_res sum;
 	/* intervals: niv rows of ivw = nstreams + 1 entries (sum last) */

@@ -125,6 +125,11 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 			    id < s->nstreams && s->st[id].fd < 0) {
 				s->st[id].fd = pp->fd;
 				have++;
+				if (sp_tune_tcp(pp->fd, p->congestion,
+						p->window, err, errlen)) {
+					pend[i] = pend[--npend];
+					goto out;
+				}
 			} else {
 				if (n > 0)
 					sp_refuse_busy(pp->fd);

@@ -14,6 +14,8 @@
  * peer does.
  */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -310,6 +312,13 @@ static void sp_sess_finish(struct sp_sess *s, int64_t stop_ns)
 		r->tcp = st->ti;
 	}
 	sp_side_sum_streams(&s->res);
+	if (!s->udp && s->st[0].fd >= 0) {
+		socklen_t len = sizeof(s->res.congestion) - 1;
+
+		if (getsockopt(s->st[0].fd, IPPROTO_TCP, TCP_CONGESTION,
+			       s->res.congestion, &len))
+			s->res.congestion[0] = '\0';
+	}
 	if (s->udp && !s->sender)
 		sp_udp_finish(s);
 }

@@ -135,6 +135,23 @@ for run in tcp udp rev revu; do
 		"$T/$run.json"
 done
 
+# iperf3's -C, -w, --logfile, --timestamps (issue 15)
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 0.5 -C reno -w 256K -J >"$T/cc.json" \
+	2>"$T/cc.err" &&
+	jcheck "$T/cc.json" 'd["end"]["sender_tcp_congestion"] == "reno" and
+		d["end"]["receiver_tcp_congestion"] == "reno"'
+ok $? "-C reno -w 256K: both ends ran reno" "$T/cc.err"
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 0.5 -C nosuchcc >"$T/cc2.out" 2>&1
+[ $? -eq 1 ] && grep -q "congestion control 'nosuchcc'" "$T/cc2.out"
+ok $? "-C with an unknown algorithm: exit 1, says which" "$T/cc2.out"
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 0.5 --logfile "$T/log.txt" \
+	--timestamps='[%Y] ' >"$T/log.out" 2>&1
+[ $? -eq 0 ] && [ ! -s "$T/log.out" ] &&
+	grep -q "^\[20[0-9][0-9]\] Connecting to host" "$T/log.txt" &&
+	! grep -qv '^\[20[0-9][0-9]\] ' "$T/log.txt"
+ok $? "--logfile gets the output, --timestamps starts every line" \
+	"$T/log.txt"
+
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -u -b 10M -i 0.5 >"$T/human.out" \
 	2>"$T/human.err" && grep -q 'one-way delay' "$T/human.out" &&
 	grep -q '0.50-1.00' "$T/human.out"
@@ -205,9 +222,15 @@ start_server dead -B 127.0.0.1 -1 --connect-timeout 1000
 dead=${pids[-1]}
 python3 -c 'import socket, sys, time
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-time.sleep(6)' "$PORT" &
+print("connected", flush=True)
+time.sleep(6)' "$PORT" >"$T/dead-py.out" 2>&1 &
 pids+=($!)
-sleep 1.5
+# connected, then the 1 s timeout (more under load, within 4 s)
+for i in $(seq 40); do
+	grep -q 'no test parameters' "$T/dead.err" && break
+	sleep 0.1
+done
+cat "$T/dead-py.out" >>"$T/dead.err"
 grep -q 'no test parameters' "$T/dead.err" && kill -0 "$dead" 2>/dev/null
 ok $? "silent client: the server drops it after the timeout, keeps serving" \
 	"$T/dead.err"

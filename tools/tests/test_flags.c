@@ -122,4 +122,8 @@ void test_flags(void)
 	ok(sp_parse_rate("0x1p20", &v) && sp_parse_seconds("0x10", &secs) &&
 	   sp_parse_rate("infM", &v),
 	   "hex floats and infinities are not rates or durations");
+	ok(sp_cc_name_ok("cubic") && sp_cc_name_ok("bbr") &&
+	   !sp_cc_name_ok("") && !sp_cc_name_ok("cu bic") &&
+	   !sp_cc_name_ok("a/b") && !sp_cc_name_ok("abcdefghijklmnop"),
+	   "congestion control names: [a-z0-9_-]{1,15}");
 }
