@@ -114,8 +114,11 @@ export TB_QUEUES=4
 SKEW=100 bundle
 check "B: multiqueue links have 4 tx queues with XPS" \
 	test "$(ip netns exec $GW sh -c 'ls -d /sys/class/net/g1/queues/tx-* | wc -l')" = 4
+# (A frame that waited for ARP at the first ping may have been overtaken
+# by a marker: count only what the streams add.)
+reord0=$(rx_stat rx_link_reordered)
 run_stream 4 four -P 4
-reord4=$(rx_stat rx_link_reordered)
+reord4=$(( $(rx_stat rx_link_reordered) - reord0 ))
 check "B: 4 streams from both CPUs complete ($(goodput four) Mbit/s)" \
 	test -n "$(goodput four)"
 # Each link carries its frames in the order they were numbered, whatever
@@ -130,7 +133,7 @@ for k in $(seq 1 8); do
 done
 wait $STREAM_PID
 log "migrate: $(goodput migrate) Mbit/s; $(reseq_line)"
-reord=$(rx_stat rx_link_reordered)
+reord=$(( $(rx_stat rx_link_reordered) - reord0 ))
 check "B: one stream whose sender moves between CPUs completes" \
 	test -n "$(goodput migrate)"
 check "B: and every link stays FIFO (link_reordered $reord)" \
