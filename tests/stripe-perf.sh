@@ -159,9 +159,19 @@ log "UDP: iperf3 sent $(jq "$T/udp-iperf3.json" 'round(d["end"]["sum"]["bits_per
     "lost $(jq "$T/udp-iperf3.json" 'd["end"]["sum"]["lost_packets"]');" \
     "stripe-perf sent $(jq "$T/udp-sp.json" 'round(d["summary"]["sender_bits_per_second"])') bit/s," \
     "lost $(jq "$T/udp-sp.json" 'd["summary"]["udp"]["lost"]')"
-near "UDP 200M goodput within 10 % of iperf3's through netem 250mbit" \
-	"$(jq "$T/udp-sp.json" 'd["summary"]["goodput_bps"]')" \
-	"$(ip3_bps "$T/udp-iperf3.json")"
+# iperf3 is the reference only when it offered what it was asked: on a
+# loaded host its sender may fall short (133 of 200 Mbit/s seen), and then
+# the offered rate is the reference
+if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 180e6 else 1)' \
+	"$(jq "$T/udp-iperf3.json" 'd["end"]["sum"]["bits_per_second"]')" \
+	2>/dev/null; then
+	near "UDP 200M goodput within 10 % of iperf3's through netem 250mbit" \
+		"$(jq "$T/udp-sp.json" 'd["summary"]["goodput_bps"]')" \
+		"$(ip3_bps "$T/udp-iperf3.json")"
+else
+	near "UDP 200M goodput within 10 % of the offered 200M (iperf3 fell short)" \
+		"$(jq "$T/udp-sp.json" 'd["summary"]["goodput_bps"]')" 200e6
+fi
 
 # --- JSON -----------------------------------------------------------------
 for f in tcp udp; do

@@ -52,7 +52,7 @@ void sp_sess_setup(struct sp_sess *s, const struct sp_params *p, bool server,
 		   const struct sp_addr *peer)
 {
 	s->server = server;
-	s->sender = server == p->reverse;
+	s->sender = server == p->reverse;	/* -R: the server sends */
 	s->udp = p->udp;
 	s->mptcp = p->mptcp;
 	s->nstreams = p->streams;
