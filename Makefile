@@ -23,7 +23,7 @@ endif
 # Recursive: evaluated when a recipe runs, after the deps are installed.
 KDIR ?= $(shell scripts/kdir $(if $(TESTING),--vm))
 # The release the module is built for, where make install puts it.
-KVER ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+KVER ?= $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 VERSION := 0.1
 PREFIX ?= /usr/local
@@ -131,6 +131,7 @@ dkms-install: plugins tools
 	rm -f $(DESTDIR)$(DKMS_SRC)/kernel/*.mod.c
 	install -m 0644 include/uapi/linux/*.h $(DESTDIR)$(DKMS_SRC)/include/uapi/linux/
 	sed 's|@VERSION@|$(VERSION)|' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
+	$(if $(DESTDIR),,-dkms remove -m stripe -v $(VERSION) --all >/dev/null 2>&1)
 	$(if $(DESTDIR),,dkms add -m stripe -v $(VERSION))
 	$(if $(DESTDIR),,dkms install -m stripe -v $(VERSION) $(if $(KVER),-k $(KVER)))
 	$(MAKE) install-userspace
