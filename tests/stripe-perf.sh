@@ -109,19 +109,24 @@ ip3_bps() {
 	jq "$1" '(d["end"].get("sum_received") or d["end"]["sum"])["bits_per_second"]'
 }
 
-# near DESC SP IPERF3 -- stripe-perf's figure is within 10 % of iperf3's
+# near DESC SP IPERF3 CAP -- stripe-perf drives and measures at least 90 %
+# of what iperf3 did, and never more than CAP (+5 %), what the path can
+# carry. Only a floor against iperf3: run one after the other on a shared
+# host, iperf3 was once starved to 112 of 250 Mbit/s while stripe-perf
+# measured 164, and a ceiling is what catches counting too much.
 near() {
-	local desc=$1 a=$2 b=$3
+	local desc=$1 a=$2 b=$3 cap=$4
 	if debug_kernel; then
 		tap_skip "$desc" "rates mean little on the debug kernel"
 		return
 	fi
 	if python3 -c 'import sys
-a, b = float(sys.argv[1]), float(sys.argv[2])
-sys.exit(0 if b > 0 and abs(a - b) <= 0.1 * b else 1)' "$a" "$b" 2>/dev/null; then
+a, b, cap = map(float, sys.argv[1:4])
+sys.exit(0 if b > 0 and 0.9 * b <= a <= 1.05 * cap else 1)' \
+		"$a" "$b" "$cap" 2>/dev/null; then
 		tap_ok "$desc (stripe-perf $a, iperf3 $b bit/s)"
 	else
-		tap_fail "$desc" "stripe-perf: ${a:-none} bit/s, iperf3: ${b:-none} bit/s"
+		tap_fail "$desc" "stripe-perf: ${a:-none} bit/s, iperf3: ${b:-none} bit/s, at most $cap"
 	fi
 }
 
@@ -145,9 +150,9 @@ sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$file" "$expr" 2>/dev/null
 ip3 tcp-iperf3 -t 2
 sp tcp-sp -t 2
 log "TCP: stripe-perf rc $?, summary $(jq "$T/tcp-sp.json" 'json.dumps(d["summary"])')"
-near "TCP goodput within 10 % of iperf3's through netem 250mbit" \
+near "TCP goodput at least 90 % of iperf3's through netem 250mbit" \
 	"$(jq "$T/tcp-sp.json" 'd["summary"]["goodput_bps"]')" \
-	"$(ip3_bps "$T/tcp-iperf3.json")"
+	"$(ip3_bps "$T/tcp-iperf3.json")" 250e6
 jcheck "TCP: every byte arrives, none corrupt" "$T/tcp-sp.json" \
 	'd["summary"]["corrupt_bytes"] == 0 and d["summary"]["integrity_ok"] is True and
 	 d["summary"]["received_bytes"] == d["summary"]["sent_bytes"] > 0'
@@ -165,12 +170,12 @@ log "UDP: iperf3 sent $(jq "$T/udp-iperf3.json" 'round(d["end"]["sum"]["bits_per
 if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 180e6 else 1)' \
 	"$(jq "$T/udp-iperf3.json" 'd["end"]["sum"]["bits_per_second"]')" \
 	2>/dev/null; then
-	near "UDP 200M goodput within 10 % of iperf3's through netem 250mbit" \
+	near "UDP 200M goodput at least 90 % of iperf3's through netem 250mbit" \
 		"$(jq "$T/udp-sp.json" 'd["summary"]["goodput_bps"]')" \
-		"$(ip3_bps "$T/udp-iperf3.json")"
+		"$(ip3_bps "$T/udp-iperf3.json")" 200e6
 else
 	near "UDP 200M goodput within 10 % of the offered 200M (iperf3 fell short)" \
-		"$(jq "$T/udp-sp.json" 'd["summary"]["goodput_bps"]')" 200e6
+		"$(jq "$T/udp-sp.json" 'd["summary"]["goodput_bps"]')" 200e6 200e6
 fi
 
 # --- JSON -----------------------------------------------------------------
