@@ -97,8 +97,9 @@ install-userspace:
 	$(if $(IP_PLUGIN),install -d $(DESTDIR)$(IP_LIB_DIR))
 	$(if $(IP_PLUGIN),install -m 0644 ip-plugin/*.so $(DESTDIR)$(IP_LIB_DIR)/)
 	install -D -m 0755 tools/stripe-perf $(DESTDIR)$(BINDIR)/stripe-perf
-	install -D -m 0644 Documentation/tc-stripe.8 $(DESTDIR)$(MANDIR)/man8/tc-stripe.8
-	install -D -m 0644 Documentation/stripe-perf.1 $(DESTDIR)$(MANDIR)/man1/stripe-perf.1
+	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 Documentation/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 Documentation/*.1 $(DESTDIR)$(MANDIR)/man1/
 	mkdir -p build/install
 	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/ifupdown/stripe >build/install/stripe.hook
 	sed 's|@SBINDIR@|$(SBINDIR)|g' packaging/systemd/stripe@.service >build/install/stripe@.service
@@ -118,7 +119,8 @@ uninstall-userspace:
 	rm -f $(DESTDIR)$(TC_LIB_DIR)/q_stripe.so
 	$(if $(IP_PLUGIN),cd ip-plugin && for f in *.so; do rm -f $(DESTDIR)$(IP_LIB_DIR)/$$f; done)
 	rm -f $(DESTDIR)$(BINDIR)/stripe-perf $(DESTDIR)$(SBINDIR)/stripe-bundle
-	rm -f $(DESTDIR)$(MANDIR)/man8/tc-stripe.8 $(DESTDIR)$(MANDIR)/man1/stripe-perf.1
+	cd Documentation && for f in *.8; do rm -f $(DESTDIR)$(MANDIR)/man8/$$f; done
+	cd Documentation && for f in *.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$$f; done
 	rm -f $(DESTDIR)$(IFUPDOWN_DIR)/if-pre-up.d/stripe $(DESTDIR)$(IFUPDOWN_DIR)/if-post-down.d/stripe
 	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/stripe@.service
 	rm -rf $(DESTDIR)$(DOCDIR)

@@ -26,6 +26,13 @@ WORK=$(mktemp -d)
 # The build is the host's (make before the test): -o all installs it as is.
 MK=(make -s -o all -o module -o plugins -o tools PREFIX=/usr/local)
 
+T0=$(date +%s)
+phase() { log "$1 at $(( $(date +%s) - T0 )) s"; }
+# joined NS DEV MASTER -- DEV is a link of MASTER, the ip or the tc way
+joined() {
+	ip -n "$1" link show dev "$2" | grep -q "master $3 " ||
+		tc -n "$1" qdisc show dev "$2" root | grep -q "master $3"
+}
 loaded() { grep -q '^sch_stripe ' /proc/modules; }
 unload() { ip link del tmp-s0 2>/dev/null; modprobe -r sch_stripe; }
 
@@ -66,6 +73,7 @@ else
 fi
 
 # --- make install into the (overlay) root, then autoload ---
+phase "install into the root"
 rm -f "$TCDIR/q_stripe.so"
 check "make install (depmod)" "${MK[@]}" install
 modinfo -n sch_stripe 2>/dev/null | grep -q "/lib/modules/$KVER/updates/" &&
@@ -95,6 +103,7 @@ ip link del tmp-v0
 check "modprobe -r sch_stripe after tc" unload
 
 # --- the boot scripts on the testbed ---
+phase "boot scripts"
 tb_setup $N 1500
 gl="" bls=""
 for i in $(seq 1 $N); do
@@ -140,13 +149,23 @@ else
 	check "ifup -a brings stripe0 up from its stanza" "${IFUP[@]}" -a
 	ip -n $GW -d link show stripe0 2>/dev/null | grep -qw stripe &&
 		tap_ok "stripe0 exists in gw" || tap_fail "stripe0 exists in gw"
-	n=$(for i in $(seq 1 $N); do tc -n $GW qdisc show dev "g$i" root; done |
-		grep -c 'master stripe0')
+	n=0
+	for i in $(seq 1 $N); do
+		joined $GW "g$i" stripe0 && n=$((n + 1))
+	done
 	[ "$n" = $N ] && tap_ok "all $N links joined stripe0" ||
 		tap_fail "all $N links joined stripe0" "joined: $n"
-	tc -n $GW qdisc show dev g5 root | grep -q 'weight 2' &&
+	{ ip -n $GW -d link show dev g5; tc -n $GW qdisc show dev g5 root; } |
+		grep -q 'weight 2' &&
 		tap_ok "stripe-weights: g5 has weight 2" ||
-		tap_fail "stripe-weights: g5 has weight 2" "$(tc -n $GW qdisc show dev g5 root)"
+		tap_fail "stripe-weights: g5 has weight 2" \
+			"$(ip -n $GW -d link show dev g5; tc -n $GW qdisc show dev g5 root)"
+	ip -n $GW -d link show dev stripe0 | grep -q 'reorder on' ||
+		tc -n $GW qdisc show dev stripe0 root | grep -q 'reorder on' &&
+		tap_ok "stripe-reorder on: the master has it" ||
+		tap_fail "stripe-reorder on: the master has it" \
+			"$(ip -n $GW -d link show dev stripe0)"
+
 	rpf=$(ip netns exec $GW sh -c 'cd /proc/sys/net/ipv4/conf &&
 		echo $(cat all/rp_filter g1/rp_filter lo/rp_filter)')
 	[ "$rpf" = "0 0 1" ] &&
@@ -189,8 +208,18 @@ n=$(grep -c '^link ' "$BL_STATE" 2>/dev/null)
 	tap_fail "each link joined once" "$(cat "$BL_STATE" 2>&1)"
 
 # traffic over both
+phase "traffic"
 if wait_for ip netns exec $GW ping -c 1 -W 1 10.9.0.2; then
 	tap_ok "gw reaches bl over the bundle"
+	# the aggregate shaped on the master, where its root qdisc is free
+	CAKE=0
+	if ip -n $GW -d link show dev stripe0 | grep -qw reorder; then
+		check "cake on the master" tc -n $GW qdisc replace dev stripe0 root \
+			cake bandwidth 500mbit
+		CAKE=1
+	else
+		tap_skip "cake on the master" "master options in its root qdisc (no ip link way)"
+	fi
 	ip netns exec $BL iperf3 -s -1 -D
 	wait_for listening $BL 5201
 	got=$(ip netns exec $GW iperf3 -c 10.9.0.2 -t 3 -J 2>/dev/null |
@@ -204,6 +233,14 @@ if wait_for ip netns exec $GW ping -c 1 -W 1 10.9.0.2; then
 		tap_ok "a stream over the bundle: ${got} bytes, all $N links used" ||
 		tap_fail "a stream over the bundle uses every link" \
 			"received ${got:-0} bytes, links with >100 KB: $used"
+	if [ "$CAKE" = 1 ]; then
+		sent=$(tc -n $GW -s -j qdisc show dev stripe0 root | python3 -c '
+import json, sys
+print(sum(q.get("bytes", 0) for q in json.load(sys.stdin) if q.get("kind") == "cake"))')
+		[ "${sent:-0}" -gt 1000000 ] &&
+			tap_ok "the stream went through cake on the master ($sent bytes)" ||
+			tap_fail "the stream went through cake on the master" "cake sent ${sent:-0} bytes"
+	fi
 else
 	tap_fail "gw reaches bl over the bundle" "$(ip -n $GW neigh; ip -n $BL neigh;
 		ip netns exec $BL sysctl net.ipv4.conf.all.rp_filter net.ipv4.conf.b1.rp_filter;
@@ -211,12 +248,14 @@ else
 fi
 
 # down: everything made goes, everything changed comes back
+phase "down"
 if command -v ifdown >/dev/null; then
 	check "ifdown stripe0" "${IFDOWN[@]}" stripe0
 	left=""
 	ip -n $GW link show stripe0 >/dev/null 2>&1 && left="$left stripe0"
 	for i in $(seq 1 $N); do
-		tc -n $GW qdisc show dev "g$i" root | grep -q stripe && left="$left g$i:qdisc"
+		joined $GW "g$i" stripe0 && left="$left g$i:joined"
+		tc -n $GW qdisc show dev "g$i" root | grep -qw stripe && left="$left g$i:qdisc"
 	done
 	ls /run/stripe/netns-*/stripe0.state >/dev/null 2>&1 && left="$left state"
 	rpf=$(rpf_all $GW)
@@ -229,7 +268,8 @@ check "the unit's ExecStop" ip netns exec $BL sh -c "$stop"
 left=""
 ip -n $BL link show stripe1 >/dev/null 2>&1 && left="$left stripe1"
 for i in $(seq 1 $N); do
-	tc -n $BL qdisc show dev "b$i" root | grep -q stripe && left="$left b$i:qdisc"
+	joined $BL "b$i" stripe1 && left="$left b$i:joined"
+	tc -n $BL qdisc show dev "b$i" root | grep -qw stripe && left="$left b$i:qdisc"
 	ip -n $BL link show "b$i" | grep -q '[<,]UP[,>]' && left="$left b$i:up"
 done
 [ -e "$BL_STATE" ] && left="$left state"
@@ -242,6 +282,7 @@ tb_cleanup
 trap - EXIT
 check "modprobe -r sch_stripe after the bundles" unload
 
+phase "dkms"
 # --- DKMS: it compiles the module in the emulated guest (many minutes on
 # a busy host), so only on request ---
 if ! command -v dkms >/dev/null; then
