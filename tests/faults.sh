@@ -314,8 +314,9 @@ check_timing "C: the forged sender drove rx_held up to the limit (max $max >= $(
 check "C: rx_held never above buffer-limit (max $max <= $LIMIT)" \
 	test "${max:-999999}" -le $LIMIT
 # How many depends on how far the load spreads the forged frames out in
-# time (flows that time out first never meet the limit): more than none.
-check "C: the limit gave up on gaps (lost_limit +$((ll1 - ll0)) > 0)" \
+# time (flows that time out first never meet the limit): more than none,
+# where the frames come fast enough to meet it (not on the debug kernel).
+check_timing "C: the limit gave up on gaps (lost_limit +$((ll1 - ll0)) > 0)" \
 	test $((ll1 - ll0)) -gt 0
 stream_alive "C: with the buffer at its limit"
 traffic_stop
