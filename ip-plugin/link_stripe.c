@@ -10,6 +10,7 @@
  * a link's details; both are built from this file and define both.
  */
 #include <string.h>
+#include <linux/if.h>
 #include <linux/stripe.h>
 
 #include "ip_abi.h"
@@ -45,12 +46,26 @@ static void stripe_slave_help(FILE *f)
 		STRIPE_WEIGHT_MAX, STRIPE_LIMIT_MAX);
 }
 
-static int stripe_add_attrs(const struct stripe_ip_opt *opts, size_t nopts,
-			    int argc, char **argv, struct nlmsghdr *n)
+static int stripe_has_help(int argc, char **argv)
+{
+	for (; argc > 0; argc--, argv++)
+		if (strcmp(*argv, "help") == 0)
+			return 1;
+	return 0;
+}
+
+/* "help" anywhere prints @help; else every option, or none, is added */
+static int stripe_add_attrs(const struct stripe_opt *opts, size_t nopts,
+			    void (*help)(FILE *f), int argc, char **argv,
+			    struct nlmsghdr *n)
 {
 	struct stripe_ip_attr a[16];
 	int i, cnt;
 
+	if (stripe_has_help(argc, argv)) {
+		help(stderr);
+		return -1;
+	}
 	cnt = stripe_ip_parse(opts, nopts, argc, argv, a, 16, stderr);
 	if (cnt < 0)
 		return -1;
@@ -65,56 +80,28 @@ static int stripe_add_attrs(const struct stripe_ip_opt *opts, size_t nopts,
 	return 0;
 }
 
-static int stripe_has_help(int argc, char **argv)
-{
-	for (; argc > 0; argc--, argv++)
-		if (strcmp(*argv, "help") == 0)
-			return 1;
-	return 0;
-}
-
 static int stripe_parse_opt(struct link_util *lu, int argc, char **argv,
 			    struct nlmsghdr *n)
 {
 	(void)lu;
-	if (stripe_has_help(argc, argv)) {
-		stripe_master_help(stderr);
-		return -1;
-	}
 	return stripe_add_attrs(stripe_ip_master_opts, stripe_ip_master_nopts,
-				argc, argv, n);
+				stripe_master_help, argc, argv, n);
 }
 
 static int stripe_slave_parse_opt(struct link_util *lu, int argc, char **argv,
 				  struct nlmsghdr *n)
 {
 	(void)lu;
-	if (stripe_has_help(argc, argv)) {
-		stripe_slave_help(stderr);
-		return -1;
-	}
 	return stripe_add_attrs(stripe_ip_slave_opts, stripe_ip_slave_nopts,
-				argc, argv, n);
-}
-
-/* The value of a u8 or u32 attribute of at least that size */
-static int stripe_get(struct rtattr *rta, int width, __u32 *val)
-{
-	if (!rta || RTA_PAYLOAD(rta) < (unsigned int)width)
-		return 0;
-	if (width == 1)
-		*val = *(__u8 *)RTA_DATA(rta);
-	else
-		memcpy(val, RTA_DATA(rta), sizeof(*val));
-	return 1;
+				stripe_slave_help, argc, argv, n);
 }
 
 static void stripe_print_onoff(struct rtattr *rta, const char *key,
 			       const char *fmt)
 {
-	__u32 v;
+	__u8 v;
 
-	if (stripe_get(rta, 1, &v))
+	if (stripe_attr_u8(rta, &v))
 		print_string(PRINT_ANY, key, fmt, v ? "on" : "off");
 }
 
@@ -123,7 +110,7 @@ static void stripe_print_u32(struct rtattr *rta, const char *key,
 {
 	__u32 v;
 
-	if (stripe_get(rta, 4, &v))
+	if (stripe_attr_u32(rta, &v))
 		print_uint(PRINT_ANY, key, fmt, v);
 }
 
@@ -150,24 +137,15 @@ static void stripe_print_opt(struct link_util *lu, FILE *f,
 
 static void stripe_print_flags(__u32 flags)
 {
-	static const struct {
-		__u32 bit;
-		const char *name;
-	} names[] = {
-		{ STRIPE_LINK_F_UP, "up" },
-		{ STRIPE_LINK_F_CARRIER, "carrier" },
-		{ STRIPE_LINK_F_ACTIVE, "active" },
-		{ STRIPE_LINK_F_SILENT, "silent" },
-	};
 	char buf[64] = "";
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(flags & names[i].bit))
+	for (i = 0; i < stripe_link_nflags; i++) {
+		if (!(flags & stripe_link_flag_names[i].bit))
 			continue;
 		if (buf[0])
 			strcat(buf, ",");
-		strcat(buf, names[i].name);
+		strcat(buf, stripe_link_flag_names[i].name);
 	}
 	print_string(PRINT_ANY, "state", "state %s ", buf[0] ? buf : "none");
 }
@@ -181,7 +159,7 @@ static void stripe_slave_print_opt(struct link_util *lu, FILE *f,
 	(void)f;
 	if (!tb)
 		return;
-	if (stripe_get(tb[IFLA_STRIPE_LINK_WEIGHT], 4, &v)) {
+	if (stripe_attr_u32(tb[IFLA_STRIPE_LINK_WEIGHT], &v)) {
 		if (v)
 			print_uint(PRINT_ANY, "weight", "weight %u ", v);
 		else
@@ -193,7 +171,7 @@ static void stripe_slave_print_opt(struct link_util *lu, FILE *f,
 	stripe_print_u32(tb[IFLA_STRIPE_LINK_ID], "link_id", "id %u ");
 	stripe_print_u32(tb[IFLA_STRIPE_LINK_SPEED], "speed_mbps",
 			 "speed %uMb/s ");
-	if (stripe_get(tb[IFLA_STRIPE_LINK_FLAGS], 4, &v))
+	if (stripe_attr_u32(tb[IFLA_STRIPE_LINK_FLAGS], &v))
 		stripe_print_flags(v);
 }
 
@@ -218,13 +196,13 @@ static void stripe_nested(struct rtattr *rta, struct rtattr **tb, int max)
 static void stripe_print_u64(struct rtattr *rta, const char *key,
 			     const char *fmt)
 {
-	unsigned long long v;
 	char buf[32];
+	__u64 v;
 
-	if (!rta || RTA_PAYLOAD(rta) < sizeof(__u64))
+	/* a number in text, a string in JSON, as ip prints other u64s */
+	if (!stripe_attr_u64(rta, &v))
 		return;
-	memcpy(&v, RTA_DATA(rta), sizeof(__u64));
-	snprintf(buf, sizeof(buf), "%llu", v);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 	print_string(PRINT_ANY, key, fmt, buf);
 }
 
@@ -266,15 +244,16 @@ static void stripe_print_xstats(struct link_util *lu, FILE *f,
 	len = RTA_PAYLOAD(tb[TCA_STRIPE_XSTATS_LINKS]);
 	for (a = RTA_DATA(tb[TCA_STRIPE_XSTATS_LINKS]); RTA_OK(a, len);
 	     a = RTA_NEXT(a, len)) {
+		char name[IFNAMSIZ];
 		__u32 v;
 
 		stripe_nested(a, ls, TCA_STRIPE_LSTAT_MAX);
 		open_json_object(NULL);
-		if (ls[TCA_STRIPE_LSTAT_NAME])
-			print_string(PRINT_ANY, "name", "\n    link %s ",
-				     RTA_DATA(ls[TCA_STRIPE_LSTAT_NAME]));
+		if (stripe_attr_str(ls[TCA_STRIPE_LSTAT_NAME], name,
+				    sizeof(name)))
+			print_string(PRINT_ANY, "name", "\n    link %s ", name);
 		stripe_print_u32(ls[TCA_STRIPE_LSTAT_WEIGHT], "weight", "weight %u ");
-		if (stripe_get(ls[TCA_STRIPE_LSTAT_FLAGS], 4, &v))
+		if (stripe_attr_u32(ls[TCA_STRIPE_LSTAT_FLAGS], &v))
 			stripe_print_flags(v);
 		stripe_print_u64(ls[TCA_STRIPE_LSTAT_TX_PACKETS], "tx_packets",
 				 "tx %s pkt ");

@@ -63,6 +63,10 @@ int main(void)
 	check(0, "hold-max", "2s", 0, 0, 0, "invalid hold-max \"2s\": must be 1..1000000 us");
 	check(0, "hold-max", "0", 0, 0, 0, "must be 1..1000000 us");
 	check(0, "hold-max", "5 parsecs", 0, 0, 0, "expected a time");
+	/* tc's units and rules too (../plugin-common/stripe_plugin.c) */
+	check(0, "hold-max", "2msecs", IFLA_STRIPE_HOLD_MAX_US, 4, 2000, NULL);
+	check(0, "hold-max", "0x1p3ms", 0, 0, 0, "expected a time");
+	check(0, "hold-max", "0.4us", 0, 0, 0, "must be 1..1000000 us");
 	check(0, "hold-auto", "on", IFLA_STRIPE_HOLD_AUTO, 1, 1, NULL);
 	check(0, "quantum", "1514", IFLA_STRIPE_QUANTUM, 4, 1514, NULL);
 	check(0, "quantum", "100", 0, 0, 0, "invalid quantum \"100\": must be 256..1048576");

@@ -2,7 +2,7 @@
 /*
  * Compiled (never linked) against iproute2's own headers by
  * "make abi-check IPROUTE2_SRC=<iproute2 source tree>": every function
- * tc_abi.h declares by hand is declared again here by iproute2, so a
+ * tc_abi.h and ../plugin-common/iproute2_abi.h declare by hand is declared again here by iproute2, so a
  * parameter or return type that differs is a "conflicting types" error,
  * and the qdisc_util mirror and the enum values are compared member by
  * member. A mismatch would otherwise be a crash inside tc.
@@ -14,8 +14,9 @@
 #include "libnetlink.h"
 #include "tc_util.h"
 
-#define STRIPE_TC_ABI_CHECK
+#define STRIPE_ABI_CHECK
 #include "tc_abi.h"
+#include "../plugin-common/stripe_plugin.h"
 
 #define SAME_MEMBER(m)							\
 	_Static_assert(offsetof(struct qdisc_util, m) ==		\
@@ -34,7 +35,9 @@ SAME_MEMBER(print_copt);
 SAME_MEMBER(has_block);
 _Static_assert(sizeof(struct stripe_abi_qdisc_util) >=
 	       sizeof(struct qdisc_util), "qdisc_util shorter than tc's");
-_Static_assert(COLOR_NONE == TC_ABI_COLOR_NONE, "COLOR_NONE differs");
-_Static_assert(PRINT_FP == TC_ABI_PRINT_FP && PRINT_JSON == TC_ABI_PRINT_JSON &&
-	       PRINT_ANY == TC_ABI_PRINT_ANY, "enum output_type differs");
-_Static_assert(SPRINT_BSIZE == TC_SPRINT_BSIZE, "SPRINT_BSIZE differs");
+_Static_assert(COLOR_NONE == STRIPE_ABI_COLOR_NONE, "COLOR_NONE differs");
+_Static_assert(PRINT_FP == STRIPE_ABI_PRINT_FP &&
+	       PRINT_JSON == STRIPE_ABI_PRINT_JSON &&
+	       PRINT_ANY == STRIPE_ABI_PRINT_ANY, "enum output_type differs");
+_Static_assert(SPRINT_BSIZE == TC_SPRINT_BSIZE &&
+	       SPRINT_BSIZE <= STRIPE_SPRINT_BSIZE, "SPRINT_BSIZE differs");

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_parse.c: libFuzzer targets for the tc plugin, built on the host
- * (make fuzz).  q_stripe.c itself is #included below, so the code fuzzed
- * is the plugin's own, not a copy; this file supplies the few tc helpers
- * the plugin imports (tc_abi.h), each a minimal copy of iproute2 6.1's
- * behaviour.
+ * (make fuzz).  q_stripe.c itself is #included below, with the code it
+ * shares with the ip plugin (../plugin-common/stripe_plugin.c), so the
+ * code fuzzed is the plugin's own, not a copy; this file supplies the few
+ * tc helpers the plugin imports (tc_abi.h), each a minimal copy of
+ * iproute2 6.1's behaviour.
  *
  * FUZZ_PARSE (fuzz_parse): the input is split at spaces into argv words
  *   for parse_qopt ("tc qdisc add dev X root stripe <words>").  The request
@@ -24,8 +25,6 @@
  * array closed.  fprintf() in the plugin is redirected to a formatter that
  * discards, so error paths run without flooding the fuzzer's output.
  */
-#include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +37,7 @@ static int fuzz_fprintf(FILE *f, const char *fmt, ...)
 #define fprintf fuzz_fprintf
 
 #include "q_stripe.c"
+#include "../plugin-common/stripe_plugin.c"
 
 #undef fprintf
 
@@ -129,25 +129,6 @@ bool matches(const char *prefix, const char *string)
 		string++;
 	}
 	return !!*prefix;
-}
-
-int get_u32(__u32 *val, const char *arg, int base)
-{
-	unsigned long res;
-	char *ptr;
-
-	if (!arg || !*arg)
-		return -1;
-	errno = 0;
-	res = strtoul(arg, &ptr, base);
-	if (!ptr || ptr == arg || *ptr)
-		return -1;
-	if (res == ULONG_MAX && errno == ERANGE)
-		return -1;
-	if (res > 0xFFFFFFFFUL)
-		return -1;
-	*val = res;
-	return 0;
 }
 
 char *sprint_time(__u32 time, char *buf)

@@ -13,26 +13,24 @@
  * plugin keeps working against newer kernels.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <linux/if.h>
 #include <linux/stripe.h>
 
 #include "tc_abi.h"
 #include "../include/stripe_stats_names.h"
+#include "../plugin-common/stripe_plugin.h"
 
 /* tb's attribute and its key, for the print helpers below */
 #define STRIPE_MSTAT(a)	tb[TCA_STRIPE_MSTAT_##a], STRIPE_MSTAT_KEY(a)
 #define STRIPE_LSTAT(a)	tb[TCA_STRIPE_LSTAT_##a], STRIPE_LSTAT_KEY(a)
 
 #define __maybe_unused	__attribute__((unused))
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ARRAY_SIZE(a)	STRIPE_ARRAY_SIZE(a)
 
 /* Bound on the whole request, as tc's other qdiscs pass */
 #define STRIPE_NL_MAXLEN	1024
@@ -67,56 +65,18 @@ static void explain(void)
 		STRIPE_QUANTUM_MAX, STRIPE_LIMIT_MAX, STRIPE_LIMIT_MAX);
 }
 
-enum stripe_arg {
-	STRIPE_ARG_IFNAME,
-	STRIPE_ARG_U32,
-	STRIPE_ARG_TIME,
-	STRIPE_ARG_ONOFF,
-};
-
-struct stripe_opt {
-	const char *name;
-	int attr;
-	enum stripe_arg arg;
-	__u32 min, max;
-};
-
 /*
- * The ranges kernel/qdisc.c stripe_validate() accepts, so that a value the
- * kernel would refuse fails here, with the option's name and range.
+ * Link options, then the master's: the ranges kernel/qdisc.c
+ * stripe_validate() accepts (../plugin-common/stripe_plugin.h).
  */
 static const struct stripe_opt stripe_opts[] = {
-#define OPT(_name, _attr, _arg, _min, _max) \
-	{ .name = _name, .attr = _attr, .arg = _arg, .min = _min, .max = _max }
-	OPT("master",	    TCA_STRIPE_MASTER,	     STRIPE_ARG_IFNAME, 0, 0),
-	OPT("weight",	    TCA_STRIPE_WEIGHT,	     STRIPE_ARG_U32,
-	    1, STRIPE_WEIGHT_MAX),
-	OPT("limit",	    TCA_STRIPE_LIMIT,	     STRIPE_ARG_U32,
-	    1, STRIPE_LIMIT_MAX),
-	OPT("reorder",	    TCA_STRIPE_REORDER,	     STRIPE_ARG_ONOFF, 0, 0),
-	OPT("quantum",	    TCA_STRIPE_QUANTUM,	     STRIPE_ARG_U32,
-	    STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX),
-	OPT("hold-max",	    TCA_STRIPE_HOLD_MAX_US,  STRIPE_ARG_TIME,
-	    1, STRIPE_HOLD_MAX_US_MAX),
-	OPT("flow-limit",   TCA_STRIPE_FLOW_LIMIT,   STRIPE_ARG_U32,
-	    1, STRIPE_LIMIT_MAX),
-	OPT("buffer-limit", TCA_STRIPE_BUFFER_LIMIT, STRIPE_ARG_U32,
-	    1, STRIPE_LIMIT_MAX),
-	OPT("stripe-min",   TCA_STRIPE_STRIPE_MIN,   STRIPE_ARG_U32,
-	    0, UINT32_MAX),
-	OPT("hold-auto",    TCA_STRIPE_HOLD_AUTO,    STRIPE_ARG_ONOFF, 0, 0),
-#undef OPT
+	STRIPE_OPT("master", TCA_STRIPE_MASTER, STRIPE_ARG_IFNAME, 0, 0),
+	STRIPE_OPT("weight", TCA_STRIPE_WEIGHT, STRIPE_ARG_U32,
+		   1, STRIPE_WEIGHT_MAX),
+	STRIPE_OPT("limit",  TCA_STRIPE_LIMIT,  STRIPE_ARG_U32,
+		   1, STRIPE_LIMIT_MAX),
+	STRIPE_MASTER_OPTS(TCA),
 };
-
-static const struct stripe_opt *stripe_find_opt(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(stripe_opts); i++)
-		if (strcmp(stripe_opts[i].name, name) == 0)
-			return &stripe_opts[i];
-	return NULL;
-}
 
 /* Same rules as the kernel's dev_valid_name(), so typos fail early */
 static int stripe_check_ifname(const char *name)
@@ -135,53 +95,6 @@ static int stripe_check_ifname(const char *name)
 	return 0;
 }
 
-/* Plain digits only: no sign, no hex or octal surprises */
-static int stripe_get_u32(const char *arg, __u32 *val)
-{
-	if (!isdigit((unsigned char)arg[0]))
-		return -1;
-	return get_u32(val, arg, 10);
-}
-
-/*
- * A time with tc's unit suffixes, in microseconds.  Rounded rather than
- * truncated so that "0.001s" is 1000us and not 999us.
- */
-static int stripe_get_time_us(const char *arg, __u32 *us)
-{
-	static const struct {
-		const char *suffix;
-		double mult;
-	} units[] = {
-		{ "",     1 },
-		{ "us",   1 }, { "usec", 1 }, { "usecs", 1 },
-		{ "ms",   1e3 }, { "msec", 1e3 }, { "msecs", 1e3 },
-		{ "s",    1e6 }, { "sec", 1e6 }, { "secs", 1e6 },
-	};
-	char *end;
-	double t;
-	size_t i;
-
-	/* decimal only: strtod() also reads hex floats ("0x1p3ms") */
-	if ((!isdigit((unsigned char)arg[0]) && arg[0] != '.') ||
-	    strpbrk(arg, "xX"))
-		return -1;
-	errno = 0;
-	t = strtod(arg, &end);
-	if (end == arg || errno || !isfinite(t) || t < 0)
-		return -1;
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		if (strcasecmp(end, units[i].suffix) == 0) {
-			t = t * units[i].mult + 0.5;
-			if (t > UINT32_MAX)
-				return -1;
-			*us = (__u32)t;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static int stripe_invalid(const struct stripe_opt *o, const char *arg,
 			  const char *why)
 {
@@ -193,10 +106,9 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 			    struct nlmsghdr *n)
 {
 	char why[2 * TC_SPRINT_BSIZE + 32];
-	__u32 val = 0;
+	__u32 val;
 
-	switch (o->arg) {
-	case STRIPE_ARG_IFNAME:
+	if (o->arg == STRIPE_ARG_IFNAME) {
 		if (stripe_check_ifname(arg)) {
 			snprintf(why, sizeof(why),
 				 "not a device name (1..%u characters, no '/', ':' or spaces)",
@@ -205,38 +117,11 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 		}
 		return addattr_l(n, STRIPE_NL_MAXLEN, o->attr, arg,
 				 strlen(arg) + 1);
-	case STRIPE_ARG_ONOFF:
-		if (strcmp(arg, "on") == 0)
-			val = STRIPE_REORDER_ON;
-		else if (strcmp(arg, "off") == 0)
-			val = STRIPE_REORDER_OFF;
-		else
-			return stripe_invalid(o, arg,
-					      "expected \"on\" or \"off\"");
-		return addattr8(n, STRIPE_NL_MAXLEN, o->attr, val);
-	case STRIPE_ARG_TIME:
-		if (stripe_get_time_us(arg, &val))
-			return stripe_invalid(o, arg,
-					      "expected a time such as 500us, 10ms or 1s");
-		break;
-	case STRIPE_ARG_U32:
-		if (stripe_get_u32(arg, &val))
-			return stripe_invalid(o, arg, "expected a number");
-		break;
 	}
-
-	if (val < o->min || val > o->max) {
-		char lo[TC_SPRINT_BSIZE], hi[TC_SPRINT_BSIZE];
-
-		if (o->arg == STRIPE_ARG_TIME)
-			snprintf(why, sizeof(why), "must be %s..%s",
-				 sprint_time(o->min, lo),
-				 sprint_time(o->max, hi));
-		else
-			snprintf(why, sizeof(why), "must be %u..%u",
-				 o->min, o->max);
+	if (stripe_parse_value(o, arg, &val, why, sizeof(why), sprint_time))
 		return stripe_invalid(o, arg, why);
-	}
+	if (o->arg == STRIPE_ARG_ONOFF)
+		return addattr8(n, STRIPE_NL_MAXLEN, o->attr, val);
 	return addattr32(n, STRIPE_NL_MAXLEN, o->attr, val);
 }
 
@@ -257,7 +142,8 @@ static int stripe_parse_opt(struct qdisc_util *qu __maybe_unused,
 			explain();
 			return -1;
 		}
-		o = stripe_find_opt(*argv);
+		o = stripe_find_opt(stripe_opts, ARRAY_SIZE(stripe_opts),
+				    *argv);
 		if (!o) {
 			fprintf(stderr, "stripe: unknown option \"%s\"\n",
 				*argv);
@@ -277,57 +163,6 @@ static int stripe_parse_opt(struct qdisc_util *qu __maybe_unused,
 
 	addattr_nest_end(n, tail);
 	return 0;
-}
-
-/*
- * Attribute readers: each checks the payload length first, so a short or
- * truncated attribute reads as absent instead of past the buffer.
- */
-static bool stripe_attr_u8(const struct rtattr *rta, __u8 *val)
-{
-	if (!rta || RTA_PAYLOAD(rta) < sizeof(*val))
-		return false;
-	memcpy(val, RTA_DATA(rta), sizeof(*val));
-	return true;
-}
-
-static bool stripe_attr_u32(const struct rtattr *rta, __u32 *val)
-{
-	if (!rta || RTA_PAYLOAD(rta) < sizeof(*val))
-		return false;
-	memcpy(val, RTA_DATA(rta), sizeof(*val));
-	return true;
-}
-
-/* u64 counters may sit 4-byte aligned (PAD attr), hence memcpy */
-static bool stripe_attr_u64(const struct rtattr *rta, __u64 *val)
-{
-	__u32 v32;
-
-	if (rta && RTA_PAYLOAD(rta) >= sizeof(*val)) {
-		memcpy(val, RTA_DATA(rta), sizeof(*val));
-		return true;
-	}
-	if (stripe_attr_u32(rta, &v32)) {
-		*val = v32;
-		return true;
-	}
-	return false;
-}
-
-/* Copies at most the payload: the kernel's NUL is not trusted */
-static bool stripe_attr_str(const struct rtattr *rta, char *buf, size_t size)
-{
-	size_t len;
-
-	if (!rta || RTA_PAYLOAD(rta) == 0)
-		return false;
-	len = strnlen(RTA_DATA(rta), RTA_PAYLOAD(rta));
-	if (len >= size)
-		len = size - 1;
-	memcpy(buf, RTA_DATA(rta), len);
-	buf[len] = '\0';
-	return true;
 }
 
 static void stripe_parse_nested(struct rtattr *tb[], int max,
@@ -400,15 +235,6 @@ static void stripe_print_u64_stat(struct rtattr *rta, const char *key,
 
 static void stripe_print_link_flags(struct rtattr *rta)
 {
-	static const struct {
-		__u32 bit;
-		const char *name;
-	} names[] = {
-		{ STRIPE_LINK_F_UP,	 "up" },
-		{ STRIPE_LINK_F_CARRIER, "carrier" },
-		{ STRIPE_LINK_F_ACTIVE,	 "active" },
-		{ STRIPE_LINK_F_SILENT,	 "silent" },
-	};
 	bool first = true;
 	__u32 flags;
 	size_t i;
@@ -418,11 +244,11 @@ static void stripe_print_link_flags(struct rtattr *rta)
 
 	print_string(PRINT_FP, NULL, "%s", " flags ");
 	open_json_array(PRINT_JSON, STRIPE_LSTAT_KEY(FLAGS));
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!(flags & names[i].bit))
+	for (i = 0; i < stripe_link_nflags; i++) {
+		if (!(flags & stripe_link_flag_names[i].bit))
 			continue;
 		print_string(PRINT_ANY, NULL, first ? "%s" : ",%s",
-			     names[i].name);
+			     stripe_link_flag_names[i].name);
 		first = false;
 	}
 	close_json_array(PRINT_JSON, NULL);
