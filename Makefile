@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # stripe: one command each.
-#   make          build the module, the tc plugin and stripe-perf, for the
-#                 running kernel (its headers, gcc and libmnl are all it
-#                 needs: scripts/deps build installs them)
+#   make          build the module, the tc and ip plugins and stripe-perf,
+#                 for the running kernel (its headers, gcc and libmnl are
+#                 all it needs: scripts/deps build installs them)
 #   make install  install them (DESTDIR, PREFIX; see Documentation/install.rst)
 #   make dkms-install  the module under DKMS instead (rebuilt on kernel updates)
-#   make check    host unit tests, then the netns suite in a VM
+#   make check    host unit tests (plugins, stripe-perf, resequencer,
+#                 fuzzers), then the netns suite in a VM
 #   make check-debug  the netns suite on a KASAN/lockdep kernel (built once)
 #   make demo     stripe vs teql and bonding where they fail, in a VM
 #   make bench    the side-by-side benchmark (bench/run); make pktgen: pps
@@ -40,7 +41,6 @@ IFUPDOWN_DIR ?= /etc/network
 DKMS_SRC ?= /usr/src/stripe-$(VERSION)
 
 DEPS := $(if $(TESTING),deps)
-IP_PLUGIN := $(wildcard ip-plugin/Makefile)
 
 all: module plugins tools
 
@@ -48,9 +48,11 @@ module: | $(DEPS)
 	@[ -n "$(KDIR)" ] || { echo "make: no kernel headers (see above)" >&2; exit 1; }
 	$(MAKE) -C kernel KDIR="$(KDIR)" $(if $(W),W=$(W))
 
+# q_stripe.so for tc, link_stripe.so and link_stripe_slave.so for ip;
+# both build plugin-common/ (the options and readers they share)
 plugins: | $(DEPS)
 	$(MAKE) -C tc-plugin
-	$(if $(IP_PLUGIN),$(MAKE) -C ip-plugin)
+	$(MAKE) -C ip-plugin
 
 tools: | $(DEPS)
 	$(MAKE) -C tools
@@ -94,8 +96,7 @@ install: all
 # everything but the module (make dkms-install installs it instead)
 install-userspace:
 	$(MAKE) -C tc-plugin install TC_LIB_DIR="$(TC_LIB_DIR)"
-	$(if $(IP_PLUGIN),install -d $(DESTDIR)$(IP_LIB_DIR))
-	$(if $(IP_PLUGIN),install -m 0644 ip-plugin/*.so $(DESTDIR)$(IP_LIB_DIR)/)
+	$(MAKE) -C ip-plugin install IP_LIB_DIR="$(IP_LIB_DIR)"
 	install -D -m 0755 tools/stripe-perf $(DESTDIR)$(BINDIR)/stripe-perf
 	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1
 	install -m 0644 Documentation/*.8 $(DESTDIR)$(MANDIR)/man8/
@@ -116,8 +117,8 @@ uninstall: uninstall-userspace
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 uninstall-userspace:
-	rm -f $(DESTDIR)$(TC_LIB_DIR)/q_stripe.so
-	$(if $(IP_PLUGIN),cd ip-plugin && for f in *.so; do rm -f $(DESTDIR)$(IP_LIB_DIR)/$$f; done)
+	$(MAKE) -C tc-plugin uninstall TC_LIB_DIR="$(TC_LIB_DIR)"
+	$(MAKE) -C ip-plugin uninstall IP_LIB_DIR="$(IP_LIB_DIR)"
 	rm -f $(DESTDIR)$(BINDIR)/stripe-perf $(DESTDIR)$(SBINDIR)/stripe-bundle
 	cd Documentation && for f in *.8; do rm -f $(DESTDIR)$(MANDIR)/man8/$$f; done
 	cd Documentation && for f in *.1; do rm -f $(DESTDIR)$(MANDIR)/man1/$$f; done
@@ -145,7 +146,7 @@ dkms-uninstall: uninstall-userspace
 clean:
 	-$(MAKE) -C kernel KDIR="$(KDIR)" clean
 	$(MAKE) -C tc-plugin clean
-	$(if $(IP_PLUGIN),$(MAKE) -C ip-plugin clean)
+	$(MAKE) -C ip-plugin clean
 	$(MAKE) -C tools clean
 
 .PHONY: all module plugins tools deps check check-debug demo bench pktgen \
