@@ -57,7 +57,7 @@ static int sp_expect(struct sp_ctrl *c, const char *verb, struct sp_msg *m,
 	return 0;
 }
 
-/* Open the data path the server agreed to. */
+/* Open the data path of one direction the server agreed to. */
 static int sp_client_streams(struct sp_sess *s, const struct sp_opts *o,
 			     const struct sp_params *p,
 			     const struct sp_addr *peer,
@@ -71,7 +71,7 @@ static int sp_client_streams(struct sp_sess *s, const struct sp_opts *o,
 
 	sp_addr_set_port(&from, 0);
 	if (s->udp) {
-		if (p->reverse)
+		if (!s->sender)
 			return 0;	/* bound before PARAMS */
 		sp_addr_set_port(&to, port);
 		for (i = 0; i < s->nstreams; i++) {
@@ -93,12 +93,12 @@ static int sp_client_streams(struct sp_sess *s, const struct sp_opts *o,
 		s->st[i].fd = fd;
 		if (sp_tune_tcp(fd, p->congestion, p->window, err, errlen))
 			return -1;
-		sp_greeting_build(greet, p->cookie, i);
+		sp_greeting_build(greet, p->cookie, s->id_base + i);
 		/* a fresh socket always has room for 24 bytes */
 		if (send(fd, greet, sizeof(greet), MSG_NOSIGNAL) !=
 		    (ssize_t)sizeof(greet)) {
-			snprintf(err, errlen, "stream %u: greeting: %s", i,
-				 strerror(errno));
+			snprintf(err, errlen, "stream %u: greeting: %s",
+				 s->id_base + i, strerror(errno));
 			return -1;
 		}
 	}
@@ -120,14 +120,102 @@ static void sp_client_connected(const struct sp_sess *s,
 		if (fd < 0 || sp_local_addr(fd, &a))
 			continue;
 		if (sp_peer_addr(fd, &b))
-			printf("[%3u] local %s, receiving\n", i,
+			printf("[%3u] local %s, receiving\n", s->id_base + i,
 			       sp_addr_str(&a, la, sizeof(la)));
 		else
-			printf("[%3u] local %s connected to %s\n", i,
+			printf("[%3u] local %s connected to %s\n",
+			       s->id_base + i,
 			       sp_addr_str(&a, la, sizeof(la)),
 			       sp_addr_str(&b, ra, sizeof(ra)));
 	}
 	fflush(stdout);
+}
+
+/* The test as the flags ask for it, on the connected control socket fd. */
+static int sp_client_params(const struct sp_opts *o, int fd,
+			    const struct sp_addr *peer, struct sp_params *p,
+			    char *err, size_t errlen)
+{
+	p->version = SP_PROTO_VER;
+	p->udp = o->udp;
+	p->mptcp = o->mptcp;
+	p->reverse = o->reverse;
+	p->bidir = o->bidir;
+	p->streams = o->streams;
+	p->duration = o->duration;
+	p->omit = o->omit;
+	p->interval = o->interval;
+	p->len = o->len;
+	/* like iperf3 with the control connection's MSS: no datagram larger
+	 * than the path takes (a reorder-on master's 1476 leaves IPv6 1428)
+	 */
+	if (o->udp && !o->len_set) {
+		unsigned int fit = sp_udp_len_for_mtu(sp_path_mtu(fd), peer,
+						      SP_DEFAULT_UDP_LEN);
+
+		if (fit >= SP_MIN_UDP_LEN)
+			p->len = fit;
+	}
+	p->rate = o->udp ? o->rate : 0;
+	if (o->congestion)
+		snprintf(p->congestion, sizeof(p->congestion), "%s",
+			 o->congestion);
+	p->window = o->window;
+	if (getrandom(p->cookie, sizeof(p->cookie), 0) != sizeof(p->cookie)) {
+		snprintf(err, errlen, "getrandom: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The server's RESULTS for one direction: 1 if side holds them. */
+static int sp_client_remote(struct sp_ctrl *c, bool failed,
+			    struct sp_side *side, char *err, size_t errlen)
+{
+	int64_t deadline = sp_now_ns() + (failed ? 2 : SP_RESULTS_WAIT_S) *
+					 SP_NSEC_PER_SEC;
+	struct sp_msg m;
+	int ok;
+
+	if (sp_expect(c, "RESULTS", &m, deadline, err, errlen))
+		return 0;
+	ok = sp_side_get(&m, side) == 0;
+	sp_msg_free(&m);
+	return ok;
+}
+
+/* The directions of the test: s, and for --bidir s2 (the server sends).
+ * UDP receivers bind before PARAMS, which carries their port.
+ */
+static int sp_client_sessions(struct sp_sess *s, struct sp_sess *s2,
+			      struct sp_params *p, struct sp_ctrl *ctrl,
+			      struct sp_addr *local,
+			      const struct sp_addr *peer, bool json,
+			      char *err, size_t errlen)
+{
+	struct sp_params rp = *p;
+	struct sp_sess *rcv;
+
+	sp_sess_setup(s, p, false, ctrl, local, peer);
+	rcv = s->sender ? NULL : s;
+	if (p->bidir) {
+		rp.reverse = true;
+		sp_sess_setup(s2, &rp, false, ctrl, local, peer);
+		rcv = s2;
+	}
+	if (!json) {
+		s->on_interval = sp_client_ival;
+		s2->on_interval = sp_client_ival;
+	}
+	if (!rcv || !rcv->udp)
+		return 0;
+	rcv->udp_fd = sp_udp_bind_like(local, err, errlen);
+	if (rcv->udp_fd < 0)
+		return -1;
+	if (sp_local_addr(rcv->udp_fd, local) == 0)
+		p->udp_port = sp_addr_port(local);
+	sp_local_addr(ctrl->fd, local);
+	return 0;
 }
 
 int sp_client_run(const struct sp_opts *o)
@@ -136,7 +224,7 @@ int sp_client_run(const struct sp_opts *o)
 	struct sp_xstats *before = NULL;
 	struct sp_side *remote = NULL;
 	struct sp_addr peer, local;
-	struct sp_sess *s = NULL;
+	struct sp_sess *s = NULL, *s2 = NULL;
 	struct sp_params p = { 0 };
 	struct sp_ctrl ctrl;
 	struct sp_msg m;
@@ -149,14 +237,16 @@ int sp_client_run(const struct sp_opts *o)
 
 	sp_ctrl_init(&ctrl, -1);
 	sp_buf_init(&b);
-	s = calloc(1, sizeof(*s));
-	remote = calloc(1, sizeof(*remote));
+	s = calloc(2, sizeof(*s));
+	remote = calloc(2, sizeof(*remote));
 	before = calloc(1, sizeof(*before));
 	if (!s || !remote || !before) {
 		fprintf(stderr, "stripe-perf: out of memory\n");
 		goto out;
 	}
+	s2 = &s[1];
 	sp_sess_init(s);
+	sp_sess_init(s2);
 
 	if (!o->json)
 		printf("Connecting to host %s, port %u\n", o->host, o->port);
@@ -170,45 +260,10 @@ int sp_client_run(const struct sp_opts *o)
 	sp_local_addr(fd, &local);
 	sp_info_addrs(&info, &local, &peer);
 
-	p.version = SP_PROTO_VER;
-	p.udp = o->udp;
-	p.mptcp = o->mptcp;
-	p.reverse = o->reverse;
-	p.streams = o->streams;
-	p.duration = o->duration;
-	p.interval = o->interval;
-	p.len = o->len;
-	/* like iperf3 with the control connection's MSS: no datagram larger
-	 * than the path takes (a reorder-on master's 1476 leaves IPv6 1428)
-	 */
-	if (o->udp && !o->len_set) {
-		unsigned int fit = sp_udp_len_for_mtu(sp_path_mtu(fd), &peer,
-						      SP_DEFAULT_UDP_LEN);
-
-		if (fit >= SP_MIN_UDP_LEN)
-			p.len = fit;
-	}
-	p.rate = o->udp ? o->rate : 0;
-	if (o->congestion)
-		snprintf(p.congestion, sizeof(p.congestion), "%s",
-			 o->congestion);
-	p.window = o->window;
-	if (getrandom(p.cookie, sizeof(p.cookie), 0) != sizeof(p.cookie)) {
-		snprintf(err, sizeof(err), "getrandom: %s", strerror(errno));
+	if (sp_client_params(o, fd, &peer, &p, err, sizeof(err)) ||
+	    sp_client_sessions(s, s2, &p, &ctrl, &local, &peer, o->json, err,
+			       sizeof(err)))
 		goto out;
-	}
-
-	sp_sess_setup(s, &p, false, &ctrl, &local, &peer);
-	if (!o->json)
-		s->on_interval = sp_client_ival;
-	if (s->udp && !s->sender) {
-		s->udp_fd = sp_udp_bind_like(&local, err, sizeof(err));
-		if (s->udp_fd < 0)
-			goto out;
-		if (sp_local_addr(s->udp_fd, &local) == 0)
-			p.udp_port = sp_addr_port(&local);
-		sp_local_addr(fd, &local);
-	}
 
 	sp_params_put(&p, &b);
 	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
@@ -221,13 +276,18 @@ int sp_client_run(const struct sp_opts *o)
 	if (sp_expect(&ctrl, "ACCEPT", &m, deadline, err, sizeof(err)))
 		goto out;
 	sp_msg_u64(&m, "udp_port", &port);
+	run = sp_accept_check(&m, &p, err, sizeof(err));
 	sp_msg_free(&m);
+	if (run)
+		goto out;
 	if (s->udp && s->sender && (!port || port > 65535)) {
 		snprintf(err, sizeof(err), "server sent no UDP port");
 		goto out;
 	}
 	if (sp_client_streams(s, o, &p, &peer, &local, (unsigned int)port,
-			      err, sizeof(err)))
+			      err, sizeof(err)) ||
+	    (p.bidir && sp_client_streams(s2, o, &p, &peer, &local, 0, err,
+					  sizeof(err))))
 		goto out;
 	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
 	if (sp_expect(&ctrl, "START", &m, deadline, err, sizeof(err)))
@@ -238,11 +298,14 @@ int sp_client_run(const struct sp_opts *o)
 		sp_stripe_begin(o->stripe_dev, before, &stripe_ok, smsg,
 				sizeof(smsg), false);
 	sp_client_connected(s, o);
-	run = sp_sess_run(s);
+	if (p.bidir)
+		sp_client_connected(s2, o);
+	run = sp_sess_run2(s, p.bidir ? s2 : NULL);
 	if (run)
 		snprintf(err, sizeof(err), "%s", s->err);
-	else if (s->err[0])
-		fprintf(stderr, "stripe-perf: warning: %s\n", s->err);
+	else if (s->err[0] || s2->err[0])
+		fprintf(stderr, "stripe-perf: warning: %s\n",
+			s->err[0] ? s->err : s2->err);
 	if (o->stripe_dev)
 		sp_stripe_end(o->stripe_dev, before, stripe_ok, smsg, &s->res,
 			      false);
@@ -253,35 +316,45 @@ int sp_client_run(const struct sp_opts *o)
 	if (run && !strstr(err, "control connection"))
 		sp_send_error(&ctrl, err);
 	if (!run || !strstr(err, "control connection")) {
-		deadline = sp_now_ns() + (run ? 2 : SP_RESULTS_WAIT_S) *
-					 SP_NSEC_PER_SEC;
-		if (!sp_expect(&ctrl, "RESULTS", &m, deadline, rerr,
-			       sizeof(rerr))) {
-			have_remote = sp_side_get(&m, remote) == 0;
-			sp_msg_free(&m);
-		}
+		have_remote = sp_client_remote(&ctrl, run, &remote[0], rerr,
+					       sizeof(rerr));
+		if (have_remote && p.bidir)
+			have_remote = sp_client_remote(&ctrl, run, &remote[1],
+						       rerr, sizeof(rerr));
 	}
 	if (!run && !have_remote)
 		snprintf(err, sizeof(err), "%s",
 			 rerr[0] ? rerr : "no results from the server");
 	rc = !run && have_remote ? 0 : 1;
+	remote[0].bidir = p.bidir;
+	remote[1].bidir = p.bidir;
 
 	sp_info_params(&info, &p, false, o->interval);
 	if (o->json)
-		sp_report_json(stdout, &info, &s->res,
-			       have_remote ? remote : NULL, err);
+		sp_report_json2(stdout, &info, &s->res,
+				have_remote ? &remote[0] : NULL,
+				p.bidir ? &s2->res : NULL,
+				have_remote && p.bidir ? &remote[1] : NULL,
+				err);
 	else
-		sp_report_human(stdout, &info, &s->res,
-				have_remote ? remote : NULL, NULL);
+		sp_report_human2(stdout, &info, &s->res,
+				 have_remote ? &remote[0] : NULL,
+				 p.bidir ? &s2->res : NULL,
+				 have_remote && p.bidir ? &remote[1] : NULL,
+				 NULL);
 out:
 	if (rc && err[0])
 		fprintf(stderr, "stripe-perf: %s\n", err);
 	sp_buf_free(&b);
 	sp_ctrl_close(&ctrl);
-	if (s)
+	if (s) {
 		sp_sess_free(s);
-	if (remote)
-		sp_side_free(remote);
+		sp_sess_free(s2);
+	}
+	if (remote) {
+		sp_side_free(&remote[0]);
+		sp_side_free(&remote[1]);
+	}
 	free(s);
 	free(remote);
 	free(before);

@@ -21,6 +21,7 @@ enum {
 	OPT_MAX_TIME,
 	OPT_LOGFILE,
 	OPT_TIMESTAMPS,
+	OPT_BIDIR,
 };
 
 static const struct option sp_long_opts[] = {
@@ -31,6 +32,8 @@ static const struct option sp_long_opts[] = {
 	{ "interval",		required_argument,	NULL, 'i' },
 	{ "parallel",		required_argument,	NULL, 'P' },
 	{ "reverse",		no_argument,		NULL, 'R' },
+	{ "bidir",		no_argument,		NULL, OPT_BIDIR },
+	{ "omit",		required_argument,	NULL, 'O' },
 	{ "json",		no_argument,		NULL, 'J' },
 	{ "udp",		no_argument,		NULL, 'u' },
 	{ "bitrate",		required_argument,	NULL, 'b' },
@@ -54,7 +57,7 @@ static const struct option sp_long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char sp_short_opts[] = ":sc:p:t:i:P:RJub:l:B:146hVC:w:";
+static const char sp_short_opts[] = ":sc:p:t:i:P:RJub:l:B:146hVC:w:O:";
 
 void sp_usage(FILE *f)
 {
@@ -86,6 +89,10 @@ void sp_usage(FILE *f)
 "  -t, --time SEC           test duration (default 10)\n"
 "  -P, --parallel N         parallel streams, 1..%u (default 1)\n"
 "  -R, --reverse            server sends, client receives\n"
+"      --bidir              both send at once, -P streams each way (at most\n"
+"                           %u)\n"
+"  -O, --omit SEC           leave the first SEC seconds out of the results\n"
+"                           (the test runs -t after them; at most %.0f)\n"
 "  -u, --udp                UDP instead of TCP\n"
 "  -b, --bitrate RATE       UDP rate per stream, k/M/G suffix, 0 = unlimited\n"
 "                           (default 1M)\n"
@@ -97,7 +104,7 @@ void sp_usage(FILE *f)
 "                           K/M suffix\n"
 "      --connect-timeout MS connect and setup timeout (default %u)\n",
 		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_MAX_TIME, SP_MAX_STREAMS,
-		SP_DEFAULT_UDP_LEN,
+		SP_MAX_STREAMS / 2, SP_MAX_OMIT, SP_DEFAULT_UDP_LEN,
 		SP_DEFAULT_CONNECT_MS);
 }
 
@@ -265,7 +272,7 @@ static const char *sp_opt_name(int c, char *buf, size_t len)
 int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 		  char *err, size_t errlen)
 {
-	static const char client_only[] = "tPRublCw";
+	static const char client_only[] = "tPRublCwO";
 	const char *server_only = NULL;
 	uint64_t seen_client = 0;
 	unsigned long ul;
@@ -334,6 +341,16 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 			break;
 		case 'R':
 			o->reverse = true;
+			break;
+		case OPT_BIDIR:
+			o->bidir = true;
+			break;
+		case 'O':
+			if (sp_parse_seconds(optarg, &o->omit) ||
+			    o->omit > SP_MAX_OMIT)
+				return sp_err(err, errlen,
+					      "-O/--omit: '%s' is not 0..%.0f seconds",
+					      optarg, SP_MAX_OMIT);
 			break;
 		case 'J':
 			o->json = true;
@@ -464,10 +481,23 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 					      "option %s is a client option (-c), the server takes it from the client",
 					      sp_opt_name(*p, name,
 							  sizeof(name)));
+		if (o->bidir)
+			return sp_err(err, errlen,
+				      "option --bidir is a client option (-c), the server takes it from the client");
 	} else {
 		if (o->one_off)
 			return sp_err(err, errlen,
 				      "option -1/--one-off is a server option (-s)");
+		if (o->bidir && o->reverse)
+			return sp_err(err, errlen,
+				      "--bidir conflicts with -R/--reverse");
+		/* both directions' connections count against the server's
+		 * stream limit
+		 */
+		if (o->bidir && o->streams > SP_MAX_STREAMS / 2)
+			return sp_err(err, errlen,
+				      "-P/--parallel: --bidir runs 1..%u streams each way",
+				      SP_MAX_STREAMS / 2);
 		if (server_only)
 			return sp_err(err, errlen,
 				      "option %s is a server option (-s)",

@@ -19,6 +19,7 @@
 #define SP_DEFAULT_CONNECT_MS	5000
 #define SP_MAX_STREAMS		128
 #define SP_MAX_TIME		86400.0
+#define SP_MAX_OMIT		600.0	/* -O, iperf3's bound */
 #define SP_MAX_TCP_LEN		(1024 * 1024)
 #define SP_MAX_UDP_LEN		65507
 #define SP_MIN_UDP_LEN		48	/* the datagram header */
@@ -46,6 +47,7 @@ struct sp_opts {
 	unsigned int port;
 	double duration;	/* seconds */
 	double interval;	/* seconds, 0 = no interval reports */
+	double omit;		/* -O: seconds left out of the results */
 	unsigned int streams;
 	uint64_t rate;		/* bit/s per stream, 0 = unlimited */
 	uint32_t len;		/* write or datagram size */
@@ -58,6 +60,7 @@ struct sp_opts {
 	double max_time;	/* server: longest -t it runs */
 	int family;		/* AF_UNSPEC, AF_INET or AF_INET6 */
 	bool reverse;
+	bool bidir;		/* --bidir: both directions at once */
 	bool json;
 	bool udp;
 	bool mptcp;

@@ -38,6 +38,13 @@ void sp_params_put(const struct sp_params *p, struct sp_buf *b)
 		sp_msg_kv(b, "congestion", "%s", p->congestion);
 	if (p->window)
 		sp_msg_kv(b, "window", "%u", p->window);
+	/* optional, as a server that does not know them must not run a
+	 * different test: it leaves them out of ACCEPT (sp_accept_check)
+	 */
+	if (p->bidir)
+		sp_msg_kv(b, "bidir", "1");
+	if (p->omit > 0)
+		sp_msg_kv(b, "omit", "%.6f", p->omit);
 	sp_msg_end(b);
 }
 
@@ -76,7 +83,14 @@ int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
 	if (sp_msg_u64(m, "reverse", &v) || v > 1)
 		return sp_bad(err, errlen, "reverse");
 	p->reverse = v;
-	if (sp_msg_u64(m, "streams", &v) || !v || v > SP_MAX_STREAMS)
+	if (!sp_msg_u64(m, "bidir", &v)) {
+		if (v > 1 || (v && p->reverse))
+			return sp_bad(err, errlen, "bidir");
+		p->bidir = v;
+	}
+	/* --bidir: both directions' connections within SP_MAX_STREAMS */
+	if (sp_msg_u64(m, "streams", &v) || !v ||
+	    v > SP_MAX_STREAMS / (p->bidir ? 2 : 1))
 		return sp_bad(err, errlen, "streams");
 	p->streams = (unsigned int)v;
 	if (sp_msg_dbl(m, "duration", &p->duration) || !(p->duration > 0) ||
@@ -92,8 +106,12 @@ int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
 	p->len = (uint32_t)v;
 	if (sp_msg_u64(m, "rate", &p->rate))
 		return sp_bad(err, errlen, "rate");
+	if (sp_msg_get(m, "omit") &&
+	    (sp_msg_dbl(m, "omit", &p->omit) || !(p->omit >= 0) ||
+	     p->omit > SP_MAX_OMIT))
+		return sp_bad(err, errlen, "omit");
 	if (sp_msg_u64(m, "udp_port", &v) || v > 65535 ||
-	    (p->udp && p->reverse && !v))
+	    (p->udp && (p->reverse || p->bidir) && !v))
 		return sp_bad(err, errlen, "udp_port");
 	p->udp_port = (unsigned int)v;
 	/* optional: an older client sends neither */
@@ -114,6 +132,35 @@ int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
 		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
 			return sp_bad(err, errlen, "cookie");
 		p->cookie[i] = (uint8_t)byte;
+	}
+	return 0;
+}
+
+void sp_accept_put(const struct sp_params *p, unsigned int udp_port,
+		   struct sp_buf *b)
+{
+	sp_msg_begin(b, "ACCEPT");
+	sp_msg_kv(b, "udp_port", "%u", udp_port);
+	if (p->bidir)
+		sp_msg_kv(b, "bidir", "1");
+	if (p->omit > 0)
+		sp_msg_kv(b, "omit", "%.6f", p->omit);
+	sp_msg_end(b);
+}
+
+int sp_accept_check(const struct sp_msg *m, const struct sp_params *p,
+		    char *err, size_t errlen)
+{
+	uint64_t v = 0;
+
+	sp_msg_u64(m, "bidir", &v);
+	if (p->bidir && !v) {
+		snprintf(err, errlen, "the server does not know --bidir");
+		return -EPROTO;
+	}
+	if (p->omit > 0 && !sp_msg_get(m, "omit")) {
+		snprintf(err, errlen, "the server does not know -O/--omit");
+		return -EPROTO;
 	}
 	return 0;
 }

@@ -3,11 +3,16 @@
  *
  *   client                         server
  *   PARAMS (what to run)   ->
- *                          <-      ACCEPT (UDP port) or ERROR (msg)
+ *                          <-      ACCEPT (UDP port; bidir and omit
+ *                                  echoed) or ERROR (msg)
  *   data connections, each opening with a greeting (TCP only)
  *                          <-      START
  *   ... data phase; the sender ends it with DONE (counts sent) ...
  *                          <-      RESULTS (the server's side)
+ *                          <-      RESULTS (--bidir: its reverse side)
+ *
+ * With --bidir both ends send and receive at once, each direction with
+ * its own streams, and each end's sending direction ends with its DONE.
  */
 #ifndef SP_PROTO_H
 #define SP_PROTO_H
@@ -28,9 +33,11 @@ struct sp_params {
 	bool udp;
 	bool mptcp;
 	bool reverse;
+	bool bidir;		/* both ways: the reverse's ids follow */
 	unsigned int streams;
 	double duration;
 	double interval;
+	double omit;		/* seconds before the results start */
 	uint32_t len;
 	uint64_t rate;
 	unsigned int udp_port;	/* reverse UDP: the client's receive port */
@@ -43,6 +50,14 @@ void sp_params_put(const struct sp_params *p, struct sp_buf *b);
 /* Validates every field; err names the bad one. */
 int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
 		  size_t errlen);
+
+/* ACCEPT, echoing what an older server would not have run; the client
+ * checks the echo (-EPROTO, err says which option).
+ */
+void sp_accept_put(const struct sp_params *p, unsigned int udp_port,
+		   struct sp_buf *b);
+int sp_accept_check(const struct sp_msg *m, const struct sp_params *p,
+		    char *err, size_t errlen);
 
 void sp_greeting_build(uint8_t *out, const uint8_t *cookie, uint32_t id);
 /* 0 and *id on a match; -1 if it is not a greeting for this test */

@@ -193,6 +193,8 @@ int sp_reorder_add(struct sp_reorder *r, uint64_t seq)
 	struct sp_reorder_sum *m = &r->s;
 	uint64_t i, e, d, n, prev_max;
 
+	if (seq < r->first)
+		return SP_RO_OMITTED;
 	/* 64-bit numbers: an honest sender never wraps them */
 	if (seq > m->max_seq + SP_RO_MAX_JUMP || seq == UINT64_MAX ||
 	    seq < sp_seen_lo(m->max_seq)) {
@@ -234,6 +236,20 @@ int sp_reorder_add(struct sp_reorder *r, uint64_t seq)
 	for (n = 1; n <= d && n <= SP_NREORD_MAX; n++)
 		m->nreord[n]++;
 	return SP_RO_REORDERED;
+}
+
+void sp_reorder_restart(struct sp_reorder *r)
+{
+	uint64_t first = r->s.max_seq;
+
+	memset(&r->s, 0, sizeof(r->s));
+	memset(r->seen, 0, SP_RO_SEEN_WORDS * sizeof(*r->seen));
+	r->s.max_seq = first;
+	r->first = first;
+	r->next_exp = first;
+	r->arrivals = 0;
+	r->rbd_next = first;
+	r->rbd_occ = 0;
 }
 
 void sp_reorder_sum_add(struct sp_reorder_sum *dst,

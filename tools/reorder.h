@@ -61,6 +61,7 @@ struct sp_reorder {
 				 */
 	uint64_t rbd_next;	/* RFC 5236: next sequence number to release */
 	uint64_t rbd_occ;	/* packets held */
+	uint64_t first;		/* -O: lower ones were sent while omitted */
 };
 
 enum sp_ro_verdict {
@@ -68,11 +69,17 @@ enum sp_ro_verdict {
 	SP_RO_REORDERED,
 	SP_RO_DUPLICATE,
 	SP_RO_INVALID,
+	SP_RO_OMITTED,		/* below first: ignored, not counted */
 };
 
 int sp_reorder_init(struct sp_reorder *r);
 void sp_reorder_free(struct sp_reorder *r);
 int sp_reorder_add(struct sp_reorder *r, uint64_t seq);
+/* -O: the omitted time ends. Counters start again from zero, and the
+ * numbers up to the highest seen so far are left out from now on: the
+ * results start with the next one, as if the stream started there.
+ */
+void sp_reorder_restart(struct sp_reorder *r);
 
 /* Aggregate for totals over streams. */
 void sp_reorder_sum_add(struct sp_reorder_sum *dst,

@@ -60,21 +60,31 @@ static double sp_ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0;
 }
 
+/* "[  2]", "[SUM]"; with --bidir iperf3's direction tag follows:
+ * "[  3][RX-C]" (TX/RX: this side sends/receives; C/S: client/server),
+ * and the reverse direction's streams are numbered after the forward's
+ */
 static void sp_id(char *buf, size_t len, const struct sp_side *s,
 		  unsigned int i)
 {
-	if (s->nstreams == 1)
-		snprintf(buf, len, "[  0]");
-	else if (i >= s->nstreams)
-		snprintf(buf, len, "[SUM]");
+	unsigned int base = s->bidir && s->server == s->sender ?
+			    s->nstreams : 0;
+	int n;
+
+	if (i >= s->nstreams && s->nstreams > 1)
+		n = snprintf(buf, len, "[SUM]");
 	else
-		snprintf(buf, len, "[%3u]", i);
+		n = snprintf(buf, len, "[%3u]", base + (i < s->nstreams ? i :
+								     0));
+	if (s->bidir && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "[%s-%s]",
+			 s->sender ? "TX" : "RX", s->server ? "S" : "C");
 }
 
 static void sp_ival_line(FILE *f, const struct sp_side *s,
 			 const struct sp_ival *iv, unsigned int i)
 {
-	char id[16], b[32], r[32];
+	char id[24], b[32], r[32];
 	double secs = iv->end - iv->start;
 
 	sp_id(id, sizeof(id), s, i);
@@ -90,14 +100,15 @@ static void sp_ival_line(FILE *f, const struct sp_side *s,
 			iv->rtt_us);
 	else
 		fprintf(f, "  ooo %" PRIu64, iv->rcv_ooopack);
-	fputc('\n', f);
+	fputs(iv->omitted ? "  (omitted)\n" : "\n", f);
 }
 
 void sp_report_ival(FILE *f, const struct sp_side *s, unsigned int k)
 {
 	unsigned int i;
 
-	if (k == 0)
+	/* --bidir: one heading over both directions' lines */
+	if (k == 0 && !(s->bidir && s->server == s->sender))
 		fprintf(f, "[ ID] Interval           Transfer     Bitrate\n");
 	if (s->nstreams > 1)
 		for (i = 0; i < s->nstreams; i++)
@@ -164,7 +175,7 @@ static void sp_udp_text(FILE *f, const struct sp_udp_stats *u)
 static void sp_side_line(FILE *f, const struct sp_side *s,
 			 const struct sp_stream_res *r, unsigned int i)
 {
-	char id[16], b[32], rt[32];
+	char id[24], b[32], rt[32];
 	const struct sp_tcp_stats *t = &r->tcp;
 
 	sp_id(id, sizeof(id), s, i);
@@ -334,20 +345,45 @@ static void sp_stripe_text(FILE *f, const struct sp_side *s)
 	sp_stripe_rx_text(f, x);
 }
 
-void sp_report_human(FILE *f, const struct sp_test_info *t,
-		     const struct sp_side *local, const struct sp_side *remote,
-		     const char *error)
+/* The sending and the receiving side of one direction, from this end's
+ * side and the peer's
+ */
+static struct sp_i3_dir sp_dir(const struct sp_side *local,
+			       const struct sp_side *remote)
 {
-	const struct sp_side *snd, *rcv;
+	struct sp_i3_dir d;
 
+	d.snd = local && local->sender ? local : remote;
+	d.rcv = local && !local->sender ? local : remote;
+	if (d.snd && !d.snd->sender)
+		d.snd = NULL;
+	if (d.rcv && d.rcv->sender)
+		d.rcv = NULL;
+	return d;
+}
+
+static void sp_dir_text(FILE *f, const struct sp_side *local,
+			const struct sp_side *remote)
+{
+	struct sp_i3_dir d = sp_dir(local, remote);
+
+	if (d.snd)
+		sp_side_text(f, d.snd);
+	if (d.rcv)
+		sp_side_text(f, d.rcv);
+}
+
+void sp_report_human2(FILE *f, const struct sp_test_info *t,
+		      const struct sp_side *local,
+		      const struct sp_side *remote,
+		      const struct sp_side *local_rev,
+		      const struct sp_side *remote_rev, const char *error)
+{
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	fprintf(f, "[ ID] Interval           Transfer     Bitrate\n");
-	snd = local && local->sender ? local : remote;
-	rcv = local && !local->sender ? local : remote;
-	if (snd)
-		sp_side_text(f, snd);
-	if (rcv)
-		sp_side_text(f, rcv);
+	sp_dir_text(f, local, remote);
+	if (local_rev || remote_rev)
+		sp_dir_text(f, local_rev, remote_rev);
 	if (local)
 		sp_stripe_text(f, local);
 	if (remote)
@@ -356,6 +392,13 @@ void sp_report_human(FILE *f, const struct sp_test_info *t,
 		fprintf(f, "error: %s\n", error);
 	(void)t;
 	fflush(f);
+}
+
+void sp_report_human(FILE *f, const struct sp_test_info *t,
+		     const struct sp_side *local, const struct sp_side *remote,
+		     const char *error)
+{
+	sp_report_human2(f, t, local, remote, NULL, NULL, error);
 }
 
 /* ---- JSON ---- */
@@ -502,6 +545,7 @@ static void sp_json_ival(struct sp_json *j, const struct sp_side *s,
 		sp_json_u64(j, "rtt_us", iv->rtt_us);
 		sp_json_u64(j, "cwnd", iv->cwnd);
 	}
+	sp_json_bool(j, "omitted", iv->omitted);
 }
 
 static void sp_json_intervals(struct sp_json *j, const struct sp_side *s)
@@ -645,15 +689,20 @@ static void sp_json_side(struct sp_json *j, const char *key,
 	sp_json_obj_end(j);
 }
 
+static uint64_t sp_all_bytes(const struct sp_side *s)
+{
+	return s->sum.bytes + s->sum.omitted_bytes;
+}
+
 /* The numbers a benchmark wants, whichever end sent. */
 static void sp_json_summary(struct sp_json *j, const struct sp_test_info *t,
-			    const struct sp_side *snd,
-			    const struct sp_side *rcv)
+			    const struct sp_i3_dir *d, const char *key)
 {
+	const struct sp_side *snd = d->snd, *rcv = d->rcv;
 	const struct sp_tcp_stats *st = snd ? &snd->sum.tcp : NULL;
 	uint64_t corrupt;
 
-	sp_json_obj_begin(j, "summary");
+	sp_json_obj_begin(j, key);
 	sp_json_str(j, "protocol", t->udp ? "udp" : t->mptcp ? "mptcp" :
 							       "tcp");
 	if (snd) {
@@ -684,12 +733,15 @@ static void sp_json_summary(struct sp_json *j, const struct sp_test_info *t,
 				   rcv->sum.corrupt_bytes;
 		sp_json_u64(j, t->udp ? "corrupt_datagrams" : "corrupt_bytes",
 			    corrupt);
-		/* complete: every byte sent arrived, and intact */
+		/* complete: every byte sent arrived, and intact (TCP: the
+		 * omitted time's bytes too, whose split differs by what
+		 * was in flight when it ended)
+		 */
 		sp_json_bool(j, "integrity_ok", !corrupt &&
 			     (t->udp ? !rcv->sum.udp.lost &&
 				       !rcv->sum.udp.dup :
-				       !snd || snd->sum.bytes ==
-						       rcv->sum.bytes));
+				       !snd || sp_all_bytes(snd) ==
+						       sp_all_bytes(rcv)));
 		if (t->udp)
 			sp_json_udp(j, &rcv->sum.udp);
 	}
@@ -715,53 +767,74 @@ void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
 	t->udp = p->udp;
 	t->mptcp = p->mptcp;
 	t->reverse = p->reverse;
+	t->bidir = p->bidir;
 	t->streams = p->streams;
 	t->duration = p->duration;
+	t->omit = p->omit;
 	t->interval = interval;
 	t->len = p->len;
 	t->rate = p->rate;
 }
 
-void sp_report_json(FILE *f, const struct sp_test_info *t,
-		    const struct sp_side *local, const struct sp_side *remote,
-		    const char *error)
+/* stripe-perf's own keys of one direction; suffix names the reverse */
+static void sp_json_dir(struct sp_json *j, const struct sp_test_info *t,
+			const struct sp_side *local,
+			const struct sp_side *remote, const char *suffix)
 {
-	const struct sp_side *snd, *rcv;
-	struct sp_json j;
+	struct sp_i3_dir d = sp_dir(local, remote);
+	char key[64];
 
-	snd = local && local->sender ? local : remote;
-	rcv = local && !local->sender ? local : remote;
-	if (snd && !snd->sender)
-		snd = NULL;
-	if (rcv && rcv->sender)
-		rcv = NULL;
+	snprintf(key, sizeof(key), "local%s", suffix);
+	if (local)
+		sp_json_side(j, key, local);
+	snprintf(key, sizeof(key), "remote%s", suffix);
+	if (remote)
+		sp_json_side(j, key, remote);
+	snprintf(key, sizeof(key), "summary%s", suffix);
+	sp_json_summary(j, t, &d, key);
+}
+
+static void sp_json_start(struct sp_json *j, const struct sp_test_info *t)
+{
+	sp_json_obj_begin(j, "start");
+	sp_json_str(j, "host", t->server ? "server" : "client");
+	sp_json_str(j, "local", t->local);
+	sp_json_str(j, "remote", t->remote);
+	sp_json_str(j, "family", t->family == AF_INET6 ? "ipv6" : "ipv4");
+	sp_json_str(j, "protocol", t->udp ? "udp" : "tcp");
+	sp_json_bool(j, "mptcp", t->mptcp);
+	sp_json_bool(j, "reverse", t->reverse);
+	sp_json_bool(j, "bidir", t->bidir);
+	sp_json_u64(j, "streams", t->streams);
+	sp_json_dbl(j, "duration", t->duration);
+	sp_json_dbl(j, "omit", t->omit);
+	sp_json_dbl(j, "interval", t->interval);
+	sp_json_u64(j, "length", t->len);
+	sp_json_u64(j, "bitrate", t->udp ? t->rate : 0);
+	sp_iperf3_start(j, t);
+	sp_json_obj_end(j);
+}
+
+void sp_report_json2(FILE *f, const struct sp_test_info *t,
+		     const struct sp_side *local, const struct sp_side *remote,
+		     const struct sp_side *local_rev,
+		     const struct sp_side *remote_rev, const char *error)
+{
+	struct sp_i3_dir fwd = sp_dir(local, remote);
+	struct sp_i3_dir rev = sp_dir(local_rev, remote_rev);
+	bool bidir = local_rev || remote_rev;
+	struct sp_json j;
 
 	sp_json_init(&j, f);
 	sp_json_obj_begin(&j, NULL);
 	sp_json_str(&j, "tool", "stripe-perf");
 	sp_json_str(&j, "version", SP_VERSION);
-	sp_json_obj_begin(&j, "start");
-	sp_json_str(&j, "host", t->server ? "server" : "client");
-	sp_json_str(&j, "local", t->local);
-	sp_json_str(&j, "remote", t->remote);
-	sp_json_str(&j, "family", t->family == AF_INET6 ? "ipv6" : "ipv4");
-	sp_json_str(&j, "protocol", t->udp ? "udp" : "tcp");
-	sp_json_bool(&j, "mptcp", t->mptcp);
-	sp_json_bool(&j, "reverse", t->reverse);
-	sp_json_u64(&j, "streams", t->streams);
-	sp_json_dbl(&j, "duration", t->duration);
-	sp_json_dbl(&j, "interval", t->interval);
-	sp_json_u64(&j, "length", t->len);
-	sp_json_u64(&j, "bitrate", t->udp ? t->rate : 0);
-	sp_iperf3_start(&j, t);
-	sp_json_obj_end(&j);
-	sp_iperf3_intervals(&j, local);
-	sp_iperf3_end(&j, t, snd, rcv);
-	if (local)
-		sp_json_side(&j, "local", local);
-	if (remote)
-		sp_json_side(&j, "remote", remote);
-	sp_json_summary(&j, t, snd, rcv);
+	sp_json_start(&j, t);
+	sp_iperf3_intervals(&j, local, local_rev);
+	sp_iperf3_end(&j, t, &fwd, bidir ? &rev : NULL);
+	sp_json_dir(&j, t, local, remote, "");
+	if (bidir)
+		sp_json_dir(&j, t, local_rev, remote_rev, "_bidir_reverse");
 	if (local && local->stripe_asked)
 		sp_json_stripe(&j, "stripe", local);
 	if (remote && remote->stripe_asked)
@@ -770,4 +843,11 @@ void sp_report_json(FILE *f, const struct sp_test_info *t,
 		sp_json_str(&j, "error", error);
 	sp_json_obj_end(&j);
 	sp_json_finish(&j);
+}
+
+void sp_report_json(FILE *f, const struct sp_test_info *t,
+		    const struct sp_side *local, const struct sp_side *remote,
+		    const char *error)
+{
+	sp_report_json2(f, t, local, remote, NULL, NULL, error);
 }

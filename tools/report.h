@@ -16,8 +16,10 @@ struct sp_test_info {
 	bool udp;
 	bool mptcp;
 	bool reverse;
-	unsigned int streams;
+	bool bidir;
+	unsigned int streams;	/* each way with --bidir */
 	double duration;
+	double omit;
 	double interval;
 	uint32_t len;
 	uint64_t rate;
@@ -47,5 +49,15 @@ void sp_report_human(FILE *f, const struct sp_test_info *t,
 void sp_report_json(FILE *f, const struct sp_test_info *t,
 		    const struct sp_side *local, const struct sp_side *remote,
 		    const char *error);
+/* --bidir: the reverse direction's sides too (the server sends) */
+void sp_report_human2(FILE *f, const struct sp_test_info *t,
+		      const struct sp_side *local,
+		      const struct sp_side *remote,
+		      const struct sp_side *local_rev,
+		      const struct sp_side *remote_rev, const char *error);
+void sp_report_json2(FILE *f, const struct sp_test_info *t,
+		     const struct sp_side *local, const struct sp_side *remote,
+		     const struct sp_side *local_rev,
+		     const struct sp_side *remote_rev, const char *error);
 
 #endif /* SP_REPORT_H */

@@ -59,7 +59,7 @@ void sp_iperf3_start(struct sp_json *j, const struct sp_test_info *t)
 	sp_json_str(j, "protocol", t->udp ? "UDP" : "TCP");
 	sp_json_u64(j, "num_streams", t->streams);
 	sp_json_u64(j, "blksize", t->len);
-	sp_json_u64(j, "omit", 0);
+	sp_json_dbl(j, "omit", t->omit);
 	sp_json_dbl(j, "duration", t->duration);
 	sp_json_u64(j, "bytes", 0);
 	sp_json_u64(j, "blocks", 0);
@@ -67,16 +67,23 @@ void sp_iperf3_start(struct sp_json *j, const struct sp_test_info *t)
 	sp_json_u64(j, "tos", 0);
 	if (t->udp)
 		sp_json_u64(j, "target_bitrate", t->rate);
+	sp_json_u64(j, "bidir", t->bidir);
 	sp_json_obj_end(j);
 }
 
-/* One interval entry, of a stream (id >= 0) or the sum (id < 0). */
+/* iperf3's socket numbers: the reverse direction's after the forward's */
+static int sp_i3_socket(const struct sp_side *s, unsigned int i)
+{
+	return (int)(s->bidir && s->server == s->sender ? s->nstreams + i : i);
+}
+
+/* One interval entry, of a stream (id >= 0) or a sum (key). */
 static void sp_i3_ival(struct sp_json *j, const struct sp_side *s,
-		       const struct sp_ival *iv, int id)
+		       const struct sp_ival *iv, int id, const char *key)
 {
 	double secs = iv->end - iv->start;
 
-	sp_json_obj_begin(j, id >= 0 ? NULL : "sum");
+	sp_json_obj_begin(j, id >= 0 ? NULL : key);
 	if (id >= 0)
 		sp_json_u64(j, "socket", (uint64_t)id);
 	sp_json_dbl(j, "start", iv->start);
@@ -93,34 +100,83 @@ static void sp_i3_ival(struct sp_json *j, const struct sp_side *s,
 			sp_json_u64(j, "rtt", iv->rtt_us);
 		}
 	}
-	sp_json_bool(j, "omitted", false);
+	sp_json_bool(j, "omitted", iv->omitted);
 	sp_json_bool(j, "sender", s->sender);
 	sp_json_obj_end(j);
 }
 
-void sp_iperf3_intervals(struct sp_json *j, const struct sp_side *local)
+static const struct sp_ival *sp_i3_row(const struct sp_side *s,
+				       unsigned int k)
 {
-	const struct sp_ival *row;
-	unsigned int k, i;
+	return s && k < s->niv ? &s->iv[(size_t)k * s->ivw] : NULL;
+}
 
+/* The sum of row k of s, as key; a row the other direction has and s
+ * not yet (its last one) is a zero row of the other's times.
+ */
+static void sp_i3_sum(struct sp_json *j, const struct sp_side *s,
+		      unsigned int k, const struct sp_ival *other,
+		      const char *key)
+{
+	const struct sp_ival *row = sp_i3_row(s, k);
+	struct sp_ival zero = { 0 };
+
+	if (row) {
+		sp_i3_ival(j, s, &row[s->ivw - 1], -1, key);
+		return;
+	}
+	zero.start = other->start;
+	zero.end = other->end;
+	zero.omitted = other->omitted;
+	sp_i3_ival(j, s, &zero, -1, key);
+}
+
+static void sp_i3_streams(struct sp_json *j, const struct sp_side *s,
+			  unsigned int k)
+{
+	const struct sp_ival *row = sp_i3_row(s, k);
+	unsigned int i;
+
+	for (i = 0; row && i + 1 < s->ivw; i++)
+		sp_i3_ival(j, s, &row[i], sp_i3_socket(s, i), NULL);
+}
+
+void sp_iperf3_intervals(struct sp_json *j, const struct sp_side *local,
+			 const struct sp_side *rev)
+{
+	const struct sp_ival *a, *b;
+	unsigned int k, n;
+
+	n = local ? local->niv : 0;
+	if (rev && rev->niv > n)
+		n = rev->niv;
 	sp_json_arr_begin(j, "intervals");
-	for (k = 0; local && k < local->niv; k++) {
-		row = &local->iv[(size_t)k * local->ivw];
+	for (k = 0; k < n; k++) {
+		a = sp_i3_row(local, k);
+		b = sp_i3_row(rev, k);
 		sp_json_obj_begin(j, NULL);
 		sp_json_arr_begin(j, "streams");
-		for (i = 0; i + 1 < local->ivw; i++)
-			sp_i3_ival(j, local, &row[i], (int)i);
+		sp_i3_streams(j, local, k);
+		sp_i3_streams(j, rev, k);
 		sp_json_arr_end(j);
-		sp_i3_ival(j, local, &row[local->ivw - 1], -1);
+		if (local)
+			sp_i3_sum(j, local, k, b ? &b[rev->ivw - 1] : NULL,
+				  "sum");
+		if (rev)
+			sp_i3_sum(j, rev, k, a ? &a[local->ivw - 1] : NULL,
+				  "sum_bidir_reverse");
 		sp_json_obj_end(j);
 	}
 	sp_json_arr_end(j);
 }
 
-/* A whole-test entry of one side: sum_sent, sum_received, a stream's. */
+/* A whole-test entry of one side: sum_sent, sum_received, a stream's.
+ * sender: whether this process sends in the entry's direction, as
+ * iperf3 gives it (false in a -R client's sum_sent).
+ */
 static void sp_i3_total(struct sp_json *j, const char *key,
 			const struct sp_side *s, const struct sp_stream_res *r,
-			int id)
+			int id, bool sender)
 {
 	const struct sp_udp_stats *u = &r->udp;
 	double secs = r->seconds > 0 ? r->seconds : s->seconds;
@@ -152,44 +208,83 @@ static void sp_i3_total(struct sp_json *j, const char *key,
 	} else if (s->udp) {
 		sp_json_u64(j, "packets", r->packets);
 	}
-	sp_json_bool(j, "sender", s->sender);
+	sp_json_bool(j, "sender", sender);
 	sp_json_obj_end(j);
 }
 
-void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
-		   const struct sp_side *snd, const struct sp_side *rcv)
+/* Does this process send in direction d? */
+static bool sp_i3_local_sends(const struct sp_test_info *t,
+			      const struct sp_i3_dir *d)
 {
+	if (d->snd)
+		return d->snd->server == t->server;
+	return d->rcv && d->rcv->server != t->server;
+}
+
+static void sp_i3_end_streams(struct sp_json *j,
+			      const struct sp_test_info *t,
+			      const struct sp_i3_dir *d)
+{
+	const struct sp_side *snd = d->snd, *rcv = d->rcv;
+	bool sends = sp_i3_local_sends(t, d);
 	unsigned int i;
 
-	sp_json_obj_begin(j, "end");
-	sp_json_arr_begin(j, "streams");
 	for (i = 0; i < t->streams; i++) {
 		sp_json_obj_begin(j, NULL);
 		if (t->udp) {
 			/* iperf3 gives the receiver's view under "udp" */
 			if (rcv && i < rcv->nstreams)
 				sp_i3_total(j, "udp", rcv, &rcv->st[i],
-					    (int)i);
+					    sp_i3_socket(rcv, i), sends);
 		} else {
 			if (snd && i < snd->nstreams)
 				sp_i3_total(j, "sender", snd, &snd->st[i],
-					    (int)i);
+					    sp_i3_socket(snd, i), sends);
 			if (rcv && i < rcv->nstreams)
 				sp_i3_total(j, "receiver", rcv, &rcv->st[i],
-					    (int)i);
+					    sp_i3_socket(rcv, i), sends);
 		}
 		sp_json_obj_end(j);
 	}
+}
+
+/* sum_sent, sum_received (and sum for UDP), each name + suffix */
+static void sp_i3_end_sums(struct sp_json *j, const struct sp_test_info *t,
+			   const struct sp_i3_dir *d, const char *suffix)
+{
+	bool sends = sp_i3_local_sends(t, d);
+	char key[64];
+
+	if (d->snd) {
+		snprintf(key, sizeof(key), "sum_sent%s", suffix);
+		sp_i3_total(j, key, d->snd, &d->snd->sum, -1, sends);
+	}
+	if (d->rcv) {
+		snprintf(key, sizeof(key), "sum_received%s", suffix);
+		sp_i3_total(j, key, d->rcv, &d->rcv->sum, -1, sends);
+	}
+	if (t->udp && d->rcv) {
+		snprintf(key, sizeof(key), "sum%s", suffix);
+		sp_i3_total(j, key, d->rcv, &d->rcv->sum, -1, sends);
+	}
+}
+
+void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
+		   const struct sp_i3_dir *fwd, const struct sp_i3_dir *rev)
+{
+	sp_json_obj_begin(j, "end");
+	sp_json_arr_begin(j, "streams");
+	sp_i3_end_streams(j, t, fwd);
+	if (rev)
+		sp_i3_end_streams(j, t, rev);
 	sp_json_arr_end(j);
-	if (snd)
-		sp_i3_total(j, "sum_sent", snd, &snd->sum, -1);
-	if (rcv)
-		sp_i3_total(j, "sum_received", rcv, &rcv->sum, -1);
-	if (t->udp && rcv)
-		sp_i3_total(j, "sum", rcv, &rcv->sum, -1);
-	if (snd && snd->congestion[0])
-		sp_json_str(j, "sender_tcp_congestion", snd->congestion);
-	if (rcv && rcv->congestion[0])
-		sp_json_str(j, "receiver_tcp_congestion", rcv->congestion);
+	sp_i3_end_sums(j, t, fwd, "");
+	if (rev)
+		sp_i3_end_sums(j, t, rev, "_bidir_reverse");
+	if (fwd->snd && fwd->snd->congestion[0])
+		sp_json_str(j, "sender_tcp_congestion", fwd->snd->congestion);
+	if (fwd->rcv && fwd->rcv->congestion[0])
+		sp_json_str(j, "receiver_tcp_congestion",
+			    fwd->rcv->congestion);
 	sp_json_obj_end(j);
 }

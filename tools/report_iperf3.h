@@ -8,10 +8,21 @@
 
 /* Members of the "start" object (already open). */
 void sp_iperf3_start(struct sp_json *j, const struct sp_test_info *t);
-/* "intervals": this end's rows, per stream and summed. */
-void sp_iperf3_intervals(struct sp_json *j, const struct sp_side *local);
-/* "end": whole-test figures of the sending and the receiving side. */
+/* "intervals": this end's rows, per stream and summed; with --bidir the
+ * reverse direction's (rev) too, as sum_bidir_reverse.
+ */
+void sp_iperf3_intervals(struct sp_json *j, const struct sp_side *local,
+			 const struct sp_side *rev);
+/* The sending and receiving sides of one direction (either may be NULL) */
+struct sp_i3_dir {
+	const struct sp_side *snd;
+	const struct sp_side *rcv;
+};
+
+/* "end": whole-test figures of the forward direction, and with --bidir
+ * (rev not NULL) of the reverse one as the *_bidir_reverse sums.
+ */
 void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
-		   const struct sp_side *snd, const struct sp_side *rcv);
+		   const struct sp_i3_dir *fwd, const struct sp_i3_dir *rev);
 
 #endif /* SP_REPORT_IPERF3_H */

@@ -27,7 +27,7 @@ struct sp_field {
 
 static const struct sp_field sp_stream_fields[] = {
 	U(id), U(bytes), U(packets), D(seconds), U(corrupt_bytes),
-	U(first_corrupt),
+	U(first_corrupt), U(omitted_bytes),
 	U(tcp.valid), U(tcp.rtt_us), U(tcp.rttvar_us), U(tcp.min_rtt_us),
 	U(tcp.cwnd), U(tcp.mss), U(tcp.pmtu), U(tcp.reordering),
 	U(tcp.reord_seen), U(tcp.total_retrans), U(tcp.bytes_retrans),
@@ -53,7 +53,7 @@ static const struct sp_field sp_stream_fields[] = {
 
 static const struct sp_field sp_ival_fields[] = {
 	D(start), D(end), U(bytes), U(packets), U(retrans), U(reord_seen),
-	U(reordering), U(rcv_ooopack), U(rtt_us), U(cwnd),
+	U(reordering), U(rcv_ooopack), U(rtt_us), U(cwnd), U(omitted),
 };
 
 #undef U
@@ -90,6 +90,7 @@ void sp_side_init(struct sp_side *s, bool server, bool sender, bool udp,
 	s->sender = sender;
 	s->udp = udp;
 	s->nstreams = nstreams;
+	s->max_entries = SP_IVAL_MAX_ENTRIES;
 	s->ivw = nstreams + 1;
 	for (i = 0; i < nstreams; i++)
 		s->st[i].id = i;
@@ -108,7 +109,7 @@ void sp_side_free(struct sp_side *s)
  */
 static unsigned int sp_side_max_rows(const struct sp_side *s)
 {
-	unsigned int rows = SP_IVAL_MAX_ENTRIES / s->ivw;
+	unsigned int rows = s->max_entries / s->ivw;
 
 	if (s->server && rows > SP_IVAL_MAX_ROWS_SERVER)
 		rows = SP_IVAL_MAX_ROWS_SERVER;
@@ -149,6 +150,24 @@ static void sp_side_halve(struct sp_side *s)
 	s->iv_merged++;
 }
 
+/* The omitted rows (-O) lead the table and are warm-up, not results:
+ * they make room before any measured row is merged, and are never merged
+ * with one (their times count from the test's start, not the results').
+ */
+static bool sp_side_drop_omitted(struct sp_side *s)
+{
+	unsigned int k = 0, w = s->ivw;
+
+	while (k < s->niv && s->iv[k * w + w - 1].omitted)
+		k++;
+	if (!k)
+		return false;
+	memmove(s->iv, &s->iv[k * w], (size_t)(s->niv - k) * w *
+		sizeof(*s->iv));
+	s->niv -= k;
+	return true;
+}
+
 struct sp_ival *sp_side_add_ival(struct sp_side *s)
 {
 	unsigned int cap, max = sp_side_max_rows(s);
@@ -156,7 +175,7 @@ struct sp_ival *sp_side_add_ival(struct sp_side *s)
 
 	if (max < 2)
 		return NULL;
-	if (s->niv >= max)
+	if (s->niv >= max && !sp_side_drop_omitted(s))
 		sp_side_halve(s);
 	if (s->niv == s->ivcap) {
 		cap = s->ivcap ? s->ivcap * 2 : 64;
@@ -191,6 +210,7 @@ void sp_side_sum_streams(struct sp_side *s)
 		t->bytes += r->bytes;
 		t->packets += r->packets;
 		t->corrupt_bytes += r->corrupt_bytes;
+		t->omitted_bytes += r->omitted_bytes;
 		if (r->first_corrupt && !t->first_corrupt)
 			t->first_corrupt = r->first_corrupt;
 		if (!rt->valid)

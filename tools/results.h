@@ -76,6 +76,7 @@ struct sp_stream_res {
 	double seconds;
 	uint64_t corrupt_bytes;	/* TCP: bytes that differ from the pattern */
 	uint64_t first_corrupt;	/* TCP: stream offset of the first + 1 */
+	uint64_t omitted_bytes;	/* -O: moved before the results' start */
 	struct sp_tcp_stats tcp;
 	struct sp_udp_stats udp;
 };
@@ -92,11 +93,13 @@ struct sp_ival {
 	uint64_t rcv_ooopack;	/* receiver: out-of-order segments */
 	uint64_t rtt_us;
 	uint64_t cwnd;
+	uint64_t omitted;	/* -O: before the results' start */
 };
 
 /* Interval rows kept: (streams + 1) entries a row, at most this many
  * entries; a server at most SP_IVAL_MAX_ROWS_SERVER rows (its RESULTS
- * message). When full, neighbouring rows merge: see sp_side_add_ival.
+ * message). When full, the omitted rows (-O) go first, then neighbouring
+ * rows merge: see sp_side_add_ival.
  */
 #define SP_IVAL_MAX_ENTRIES	(1u << 20)
 #define SP_IVAL_MAX_ROWS_SERVER	4096
@@ -105,7 +108,9 @@ struct sp_side {
 	bool server;
 	bool sender;
 	bool udp;
+	bool bidir;		/* one of two directions: tagged in text */
 	unsigned int nstreams;
+	unsigned int max_entries;	/* interval entries kept */
 	double seconds;
 	char congestion[16];	/* TCP: the streams' congestion control */
 	struct sp_stream_res st[SP_MAX_STREAMS];
@@ -127,9 +132,10 @@ struct sp_side {
 void sp_side_init(struct sp_side *s, bool server, bool sender, bool udp,
 		  unsigned int nstreams);
 void sp_side_free(struct sp_side *s);
-/* A new, zeroed row at the end. When the side holds its most rows,
- * neighbouring rows are merged pairwise first (older rows cover longer
- * times, each with its own start and end). NULL without memory.
+/* A new, zeroed row at the end. When the side holds its most rows, the
+ * omitted ones are dropped, or else neighbouring rows are merged pairwise
+ * (older rows cover longer times, each with its own start and end). NULL
+ * without memory.
  */
 struct sp_ival *sp_side_add_ival(struct sp_side *s);
 static inline struct sp_ival *sp_side_ival(struct sp_side *s, unsigned int k,

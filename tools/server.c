@@ -55,13 +55,30 @@ static void sp_log(const struct sp_opts *o, const char *fmt, ...)
 	fflush(f);
 }
 
+/* The stream greeting id names: the forward direction's, then with
+ * --bidir the reverse one's. NULL if it is none, or taken already.
+ */
+static struct sp_stream *sp_greeted(struct sp_sess **ss, uint32_t id)
+{
+	struct sp_sess *s = ss[id >= ss[0]->nstreams];
+	struct sp_stream *st;
+
+	if (!s || id >= s->id_base + s->nstreams)
+		return NULL;
+	st = &s->st[id - s->id_base];
+	return st->fd < 0 ? st : NULL;
+}
+
 /* Accept the client's data connections until every stream has greeted.
  * Anything else that connects meanwhile is told the server is busy.
  */
-static int sp_accept_streams(struct sp_sess *s, int lfd,
+static int sp_accept_streams(struct sp_sess **ss, int lfd,
 			     const struct sp_params *p, int64_t deadline,
 			     char *err, size_t errlen)
 {
+	struct sp_sess *s = ss[0];
+	unsigned int want = s->nstreams * (ss[1] ? 2 : 1);
+	struct sp_stream *st;
 	struct sp_pending pend[SP_MAX_STREAMS];
 	struct pollfd pfd[SP_MAX_STREAMS + 2];
 	unsigned int npend = 0, have = 0, i, np;
@@ -70,13 +87,13 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 	ssize_t n;
 	int fd, ret = -1;
 
-	while (have < s->nstreams) {
+	while (have < want) {
 		now = sp_now_ns();
 		left = deadline - now;
 		if (left <= 0) {
 			snprintf(err, errlen,
 				 "only %u of %u data connections arrived in time",
-				 have, s->nstreams);
+				 have, want);
 			goto out;
 		}
 		np = 0;
@@ -120,10 +137,12 @@ static int sp_accept_streams(struct sp_sess *s, int lfd,
 			if (n > 0 && pp->got < SP_GREET_LEN &&
 			    !memcmp(pp->buf, "SPD1", pp->got < 4 ? pp->got : 4))
 				continue;
+			st = NULL;
 			if (n > 0 && pp->got == SP_GREET_LEN &&
-			    !sp_greeting_parse(pp->buf, p->cookie, &id) &&
-			    id < s->nstreams && s->st[id].fd < 0) {
-				s->st[id].fd = pp->fd;
+			    !sp_greeting_parse(pp->buf, p->cookie, &id))
+				st = sp_greeted(ss, id);
+			if (st) {
+				st->fd = pp->fd;
 				have++;
 				if (sp_tune_tcp(pp->fd, p->congestion,
 						p->window, err, errlen)) {
@@ -157,7 +176,9 @@ out:
 	return ret;
 }
 
-/* Prepare the data path: UDP sockets, or the TCP data connections. */
+/* Prepare one direction's UDP sockets (TCP connections come later). A
+ * receiver's port goes to *udp_port.
+ */
 static int sp_server_streams(struct sp_sess *s, int cfd,
 			     const struct sp_params *p, unsigned int *udp_port,
 			     char *err, size_t errlen)
@@ -171,7 +192,6 @@ static int sp_server_streams(struct sp_sess *s, int cfd,
 			 strerror(errno));
 		return -1;
 	}
-	*udp_port = 0;
 	if (!s->udp)
 		return 0;
 	if (!s->sender) {
@@ -196,6 +216,104 @@ static int sp_server_streams(struct sp_sess *s, int cfd,
 	return 0;
 }
 
+/* The parameters in m, within this server's limits. 0, or -1 with err */
+static int sp_server_params(const struct sp_opts *o, struct sp_msg *m,
+			    struct sp_params *p, char *err, size_t errlen)
+{
+	int ret = sp_params_get(m, p, err, errlen);
+
+	sp_msg_free(m);
+	if (ret)
+		return -1;
+	/* --bidir: both directions' connections count */
+	if (p->streams * (p->bidir ? 2 : 1) > o->max_streams) {
+		snprintf(err, errlen,
+			 "this server runs at most %u streams (-P, twice with --bidir)",
+			 o->max_streams);
+		return -1;
+	}
+	if (p->duration + p->omit > o->max_time) {
+		snprintf(err, errlen,
+			 "this server runs tests of at most %.0f s (-t plus -O)",
+			 o->max_time);
+		return -1;
+	}
+	return 0;
+}
+
+/* The directions of the test p (ss[1]: --bidir, the server sends), their
+ * UDP sockets, ACCEPT, and the client's data connections.
+ */
+static int sp_server_setup(const struct sp_opts *o, int lfd,
+			   struct sp_ctrl *ctrl, const struct sp_params *p,
+			   struct sp_sess **ss, char *err, size_t errlen)
+{
+	struct sp_params rp = *p;
+	unsigned int k, port = 0, udp_port = 0;
+	struct sp_addr la, ra;
+	int64_t deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
+	struct sp_buf b;
+	int ret;
+
+	sp_local_addr(ctrl->fd, &la);
+	sp_peer_addr(ctrl->fd, &ra);
+	rp.reverse = true;
+	for (k = 0; k < 2 && ss[k]; k++) {
+		sp_sess_setup(ss[k], k ? &rp : p, true, ctrl, &la, &ra);
+		/* the client's interval, or ours when it asked for none */
+		if (!(p->interval > 0))
+			ss[k]->interval = o->interval;
+		if (!o->json)
+			ss[k]->on_interval = sp_server_ival;
+		if (sp_server_streams(ss[k], ctrl->fd, p, &port, err, errlen))
+			return -1;
+		if (port)
+			udp_port = port;
+		port = 0;
+	}
+	sp_buf_init(&b);
+	sp_accept_put(p, udp_port, &b);
+	ret = sp_ctrl_send(ctrl, &b, deadline);
+	sp_buf_free(&b);
+	if (ret) {
+		snprintf(err, errlen, "client went away during setup");
+		return -1;
+	}
+	if (p->udp)
+		return 0;
+	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
+	return sp_accept_streams(ss, lfd, p, deadline, err, errlen);
+}
+
+/* Our sides to the client (the reverse one second), then let it close
+ * first.
+ */
+static void sp_server_results(struct sp_ctrl *ctrl, struct sp_sess **ss)
+{
+	int64_t deadline;
+	struct sp_buf b;
+	unsigned int k;
+	char buf[64];
+
+	sp_buf_init(&b);
+	for (k = 0; k < 2 && ss[k]; k++) {
+		sp_msg_begin(&b, "RESULTS");
+		sp_side_put(&ss[k]->res, &b);
+		sp_msg_end(&b);
+		sp_ctrl_send(ctrl, &b, sp_now_ns() + 5 * SP_NSEC_PER_SEC);
+	}
+	sp_buf_free(&b);
+	shutdown(ctrl->fd, SHUT_WR);
+	deadline = sp_now_ns() + 2 * SP_NSEC_PER_SEC;
+	while (sp_now_ns() < deadline) {
+		struct pollfd pf = { .fd = ctrl->fd, .events = POLLIN };
+
+		if (poll(&pf, 1, 100) > 0 &&
+		    recv(ctrl->fd, buf, sizeof(buf), MSG_DONTWAIT) == 0)
+			break;
+	}
+}
+
 /* Run the test a waiting control connection asked for (m, its first
  * message); the connection is closed on return.
  */
@@ -204,17 +322,14 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 {
 	struct sp_test_info info = { 0 };
 	struct sp_xstats *before = NULL;
+	struct sp_sess *ss[2] = { NULL, NULL }, *s;
 	struct sp_addr la, ra;
-	struct sp_sess *s = NULL;
 	struct sp_ctrl ctrl = *ctrlp;
 	struct sp_params p;
-	struct sp_buf b;
 	char err[256] = "", smsg[160] = "";
-	unsigned int udp_port = 0;
 	bool stripe_ok = false;
-	int64_t deadline;
 	int cfd = ctrl.fd, one = 1, rc = 1, ret;
-	char buf[64];
+	struct sp_buf b;
 
 	sp_buf_init(&b);
 	setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -223,64 +338,31 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	sp_info_addrs(&info, &la, &ra);
 	sp_log(o, "Accepted connection from %s\n", info.remote);
 
-	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
-	ret = sp_params_get(m, &p, err, sizeof(err));
-	sp_msg_free(m);
-	if (!ret && p.streams > o->max_streams) {
-		snprintf(err, sizeof(err),
-			 "this server runs at most %u streams (-P)",
-			 o->max_streams);
-		ret = -1;
-	}
-	if (!ret && p.duration > o->max_time) {
-		snprintf(err, sizeof(err),
-			 "this server runs tests of at most %.0f s (-t)",
-			 o->max_time);
-		ret = -1;
-	}
-	if (ret) {
+	if (sp_server_params(o, m, &p, err, sizeof(err))) {
 		sp_send_error(&ctrl, err);
 		goto out;
 	}
-
-	s = calloc(1, sizeof(*s));
+	/* the reverse direction only for --bidir: a session is large */
+	ss[0] = calloc(p.bidir ? 2 : 1, sizeof(*ss[0]));
 	before = calloc(1, sizeof(*before));
-	if (!s || !before) {
+	if (!ss[0] || !before) {
 		snprintf(err, sizeof(err), "out of memory");
 		sp_send_error(&ctrl, err);
 		goto out;
 	}
-	sp_sess_init(s);
-	sp_sess_setup(s, &p, true, &ctrl, &la, &ra);
-	/* the client's interval, or ours when it asked for none */
-	if (!(p.interval > 0))
-		s->interval = o->interval;
-	if (!o->json)
-		s->on_interval = sp_server_ival;
-
-	if (sp_server_streams(s, cfd, &p, &udp_port, err,
-			      sizeof(err))) {
+	sp_sess_init(ss[0]);
+	if (p.bidir) {
+		ss[1] = &ss[0][1];
+		sp_sess_init(ss[1]);
+	}
+	s = ss[0];
+	if (sp_server_setup(o, lfd, &ctrl, &p, ss, err, sizeof(err))) {
 		sp_send_error(&ctrl, err);
 		goto out;
 	}
-	sp_msg_begin(&b, "ACCEPT");
-	sp_msg_kv(&b, "udp_port", "%u", udp_port);
-	sp_msg_end(&b);
-	if (sp_ctrl_send(&ctrl, &b, deadline)) {
-		snprintf(err, sizeof(err), "client went away during setup");
-		goto out;
-	}
-	if (!s->udp) {
-		deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
-		if (sp_accept_streams(s, lfd, &p, deadline, err,
-				      sizeof(err))) {
-			sp_send_error(&ctrl, err);
-			goto out;
-		}
-	}
 	sp_log(o, "Test: %u %s stream%s, %s, %.1f s\n", p.streams,
 	       p.mptcp ? "MPTCP" : p.udp ? "UDP" : "TCP",
-	       p.streams > 1 ? "s" : "",
+	       p.streams > 1 ? "s" : "", p.bidir ? "both send" :
 	       s->sender ? "server sends" : "client sends", p.duration);
 	if (o->stripe_dev)
 		sp_stripe_begin(o->stripe_dev, before, &stripe_ok, smsg,
@@ -293,44 +375,33 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	}
 
 	s->listen_fd = lfd;
-	ret = sp_sess_run(s);
+	ret = sp_sess_run2(s, ss[1]);
 	if (ret)
 		snprintf(err, sizeof(err), "%s", s->err);
 	if (o->stripe_dev)
 		sp_stripe_end(o->stripe_dev, before, stripe_ok, smsg, &s->res,
 			      false);
-
-	/* our side to the client, then let it close first */
-	if (!ret || !strstr(err, "control connection")) {
-		sp_msg_begin(&b, "RESULTS");
-		sp_side_put(&s->res, &b);
-		sp_msg_end(&b);
-		sp_ctrl_send(&ctrl, &b, sp_now_ns() + 5 * SP_NSEC_PER_SEC);
-		shutdown(cfd, SHUT_WR);
-		deadline = sp_now_ns() + 2 * SP_NSEC_PER_SEC;
-		while (sp_now_ns() < deadline) {
-			struct pollfd pf = { .fd = cfd, .events = POLLIN };
-
-			if (poll(&pf, 1, 100) > 0 &&
-			    recv(cfd, buf, sizeof(buf), MSG_DONTWAIT) == 0)
-				break;
-		}
-	}
+	if (!ret || !strstr(err, "control connection"))
+		sp_server_results(&ctrl, ss);
 	rc = ret ? 1 : 0;
 
 	sp_info_params(&info, &p, true, s->interval);
 	if (o->json)
-		sp_report_json(stdout, &info, &s->res, NULL, err);
+		sp_report_json2(stdout, &info, &s->res, NULL,
+				ss[1] ? &ss[1]->res : NULL, NULL, err);
 	else
-		sp_report_human(stdout, &info, &s->res, NULL, err);
+		sp_report_human2(stdout, &info, &s->res, NULL,
+				 ss[1] ? &ss[1]->res : NULL, NULL, err);
 out:
 	if (rc && err[0])
 		fprintf(stderr, "stripe-perf: %s\n", err);
 	sp_buf_free(&b);
 	sp_ctrl_close(&ctrl);
-	if (s)
-		sp_sess_free(s);
-	free(s);
+	if (ss[0])
+		sp_sess_free(ss[0]);
+	if (ss[1])
+		sp_sess_free(ss[1]);
+	free(ss[0]);
 	free(before);
 	return rc;
 }

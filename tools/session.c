@@ -10,8 +10,13 @@
  *   receiver: read until every stream's FIN (TCP) or the sender's DONE
  *             plus a drain time for datagrams still in flight (UDP).
  *
- * A hard deadline (duration + SP_GRACE_S) ends the phase whatever the
- * peer does.
+ * With --bidir the loop runs both directions at once, each with its own
+ * streams, timers and end, on one control connection: the peer's DONE is
+ * for our receiving direction, ours ends our sending one. With -O the
+ * counters and the results' clock start again when the omitted time ends.
+ *
+ * A hard deadline (omit + duration + SP_GRACE_S) ends the phase whatever
+ * the peer does.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -55,8 +60,14 @@ void sp_sess_setup(struct sp_sess *s, const struct sp_params *p, bool server,
 	s->sender = server == p->reverse;	/* -R: the server sends */
 	s->udp = p->udp;
 	s->mptcp = p->mptcp;
+	s->bidir = p->bidir;
 	s->nstreams = p->streams;
+	/* --bidir: the reverse direction's streams greet after the forward
+	 * ones (ids streams..2 streams - 1)
+	 */
+	s->id_base = p->bidir && p->reverse ? p->streams : 0;
 	s->duration = p->duration;
+	s->omit = p->omit;
 	s->interval = p->interval;
 	s->len = p->len;
 	s->rate = p->rate;
@@ -98,6 +109,7 @@ static void sp_sess_interval(struct sp_sess *s, int64_t from, int64_t to)
 	if (!row)
 		return;
 	sum = &row[s->nstreams];
+	sum->omitted = s->omitting;
 	sum->start = sp_ns_to_s(from - s->start_ns);
 	sum->end = sp_ns_to_s(to - s->start_ns);
 	for (i = 0; i < s->nstreams; i++) {
@@ -105,6 +117,7 @@ static void sp_sess_interval(struct sp_sess *s, int64_t from, int64_t to)
 		iv = &row[i];
 		iv->start = sum->start;
 		iv->end = sum->end;
+		iv->omitted = sum->omitted;
 		iv->bytes = st->bytes - st->iv_bytes;
 		iv->packets = st->packets - st->iv_packets;
 		st->iv_bytes = st->bytes;
@@ -218,12 +231,16 @@ static void sp_turn_away(struct sp_sess *s)
 
 static bool sp_udp_all_in(const struct sp_sess *s)
 {
+	const struct sp_stream *st;
 	unsigned int i;
 
-	for (i = 0; i < s->nstreams; i++)
-		if (!s->st[i].sent_known ||
-		    s->st[i].ro.s.received < s->st[i].sent)
+	/* -O: the numbers below ro.first were sent while omitted */
+	for (i = 0; i < s->nstreams; i++) {
+		st = &s->st[i];
+		if (!st->sent_known ||
+		    st->ro.s.received + st->ro.first < st->sent)
 			return false;
+	}
 	return true;
 }
 
@@ -280,6 +297,23 @@ static int sp_udp_pace(struct sp_sess *s, int64_t now, bool *blocked,
 	return 0;
 }
 
+/* -O: the counters at the end of the omitted time, so the results count
+ * only what came after it (the TCP_INFO levels are the end's anyway).
+ */
+static void sp_tcp_since(struct sp_tcp_stats *t, const struct sp_tcp_stats *b)
+{
+	t->total_retrans -= b->total_retrans;
+	t->bytes_retrans -= b->bytes_retrans;
+	t->reord_seen -= b->reord_seen;
+	t->dsack_dups -= b->dsack_dups;
+	t->rcv_ooopack -= b->rcv_ooopack;
+}
+
+static double sp_secs_since(int64_t from, int64_t to)
+{
+	return to > from ? sp_ns_to_s(to - from) : 0;
+}
+
 static void sp_sess_finish(struct sp_sess *s, int64_t stop_ns)
 {
 	struct sp_stream_res *r;
@@ -294,22 +328,24 @@ static void sp_sess_finish(struct sp_sess *s, int64_t stop_ns)
 		last = stop_ns;
 	if (!last)
 		last = sp_now_ns();
-	s->res.seconds = sp_ns_to_s(last - s->start_ns);
+	s->res.seconds = sp_secs_since(s->start_ns, last);
 	for (i = 0; i < s->nstreams; i++) {
 		st = &s->st[i];
 		r = &s->res.st[i];
 		r->id = i;
-		r->bytes = st->bytes;
-		r->packets = st->packets;
+		r->bytes = st->bytes - st->om_bytes;
+		r->packets = st->packets - st->om_packets;
+		r->omitted_bytes = st->om_bytes;
 		r->seconds = s->res.seconds;
 		if (!s->sender)
-			r->seconds = st->last_ns ?
-				sp_ns_to_s(st->last_ns - s->start_ns) : 0;
+			r->seconds = sp_secs_since(s->start_ns, st->last_ns);
 		r->corrupt_bytes = st->corrupt;
 		r->first_corrupt = st->first_bad;
 		if (!s->udp && st->fd >= 0 && !st->ti.valid)
 			sp_tcp_info(st->fd, s->mptcp, &st->ti);
 		r->tcp = st->ti;
+		if (r->tcp.valid && st->om_ti.valid)
+			sp_tcp_since(&r->tcp, &st->om_ti);
 	}
 	sp_side_sum_streams(&s->res);
 	if (!s->udp && s->st[0].fd >= 0) {
@@ -323,268 +359,453 @@ static void sp_sess_finish(struct sp_sess *s, int64_t stop_ns)
 		sp_udp_finish(s);
 }
 
-int sp_sess_run(struct sp_sess *s)
+static void sp_run_err(struct sp_sess *s, const char *what)
 {
-	struct pollfd pfd[SP_MAX_STREAMS + 3];
-	int idx[SP_MAX_STREAMS + 3];
-	struct sp_udp_rx *rx = NULL;
-	int64_t now, end, hard_end, next_iv, iv_from, stop_ns = 0;
-	int64_t drain_until = 0, wake, udp_next;
-	bool stopping = false, finished = false, got_done = false;
-	bool blocked, all_eof;
-	uint8_t *buf = NULL;
-	struct timespec ts;
-	struct sp_stream *st;
-	unsigned int i, np;
-	int ret = 0, one = 1, r;
+	snprintf(s->err, sizeof(s->err), "%s", what);
+}
+
+/* Sockets options and buffers of one direction; the timers from now. */
+static int sp_run_open(struct sp_sess *s, int64_t now)
+{
+	unsigned int i;
+	int one = 1;
 
 	sp_side_init(&s->res, s->server, s->sender, s->udp, s->nstreams);
+	s->res.bidir = s->bidir;
+	/* a server's two sides of --bidir share one side's budget */
+	if (s->server && s->bidir)
+		s->res.max_entries /= 2;
 	if (s->udp && !s->sender) {
-		if (sp_udp_rx_open(&rx)) {
-			snprintf(s->err, sizeof(s->err), "out of memory");
+		if (sp_udp_rx_open(&s->rx))
 			return -1;
-		}
 		setsockopt(s->udp_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one,
 			   sizeof(one));
 		for (i = 0; i < s->nstreams; i++) {
-			if (sp_reorder_init(&s->st[i].ro)) {
-				snprintf(s->err, sizeof(s->err),
-					 "out of memory");
-				sp_udp_rx_close(rx);
+			if (sp_reorder_init(&s->st[i].ro))
 				return -1;
-			}
 			sp_owd_init(&s->st[i].owd);
 		}
 	}
 	if (!s->udp) {
-		buf = malloc(SP_RECV_BUF);
-		if (!buf) {
-			snprintf(s->err, sizeof(s->err), "out of memory");
+		s->buf = malloc(SP_RECV_BUF);
+		if (!s->buf)
+			return -1;
+	}
+	s->start_ns = now;
+	s->omitting = s->omit > 0;
+	s->omit_end = now + (int64_t)(s->omit * 1e9);
+	s->end_ns = s->omit_end + (int64_t)(s->duration * 1e9);
+	s->iv_from = now;
+	s->next_iv = s->interval > 0 ?
+		     now + (int64_t)(s->interval * 1e9) : INT64_MAX;
+	for (i = 0; i < s->nstreams; i++)
+		s->st[i].next_ns = now;
+	return 0;
+}
+
+/* -O: the omitted time is over. Its last interval is closed, the counters
+ * noted, and the results' clock starts now, as iperf3 does.
+ */
+static void sp_run_omit_end(struct sp_sess *s)
+{
+	struct sp_stream *st;
+	unsigned int i;
+
+	if (s->next_iv != INT64_MAX && s->omit_end > s->iv_from)
+		sp_sess_interval(s, s->iv_from, s->omit_end);
+	s->omitting = false;
+	for (i = 0; i < s->nstreams; i++) {
+		st = &s->st[i];
+		st->om_bytes = st->bytes;
+		st->om_packets = st->packets;
+		if (!s->udp && st->fd >= 0) {
+			sp_tcp_info(st->fd, s->mptcp, &st->ti);
+			st->om_ti = st->ti;
+		}
+		if (s->udp && !s->sender) {
+			sp_reorder_restart(&st->ro);
+			sp_owd_init(&st->owd);
+		}
+	}
+	s->start_ns = s->omit_end;
+	s->iv_from = s->omit_end;
+	if (s->next_iv != INT64_MAX)
+		s->next_iv = s->omit_end + (int64_t)(s->interval * 1e9);
+}
+
+static void sp_run_timers(struct sp_sess *s, int64_t now)
+{
+	if (now >= s->next_iv) {
+		sp_sess_interval(s, s->iv_from, s->next_iv);
+		s->iv_from = s->next_iv;
+		s->next_iv += (int64_t)(s->interval * 1e9);
+		if (s->next_iv <= now)
+			s->next_iv = now + (int64_t)(s->interval * 1e9);
+	}
+	if (s->omitting && now >= s->omit_end)
+		sp_run_omit_end(s);
+}
+
+/* The sender's time is up: a last partial interval, then UDP says DONE
+ * (1: finished) and TCP sends FIN and waits for the receiver's.
+ */
+static int sp_run_stop(struct sp_sess *s, int64_t now)
+{
+	unsigned int i;
+
+	s->stopping = true;
+	s->stop_ns = now;
+	/* a last, partial interval if it is worth a line */
+	if (s->interval > 0 &&
+	    s->end_ns - s->iv_from > (int64_t)(s->interval * 1e8))
+		sp_sess_interval(s, s->iv_from, s->end_ns);
+	s->next_iv = INT64_MAX;
+	if (s->udp)
+		return sp_send_done(s) ? -1 : 1;
+	for (i = 0; i < s->nstreams; i++) {
+		shutdown(s->st[i].fd, SHUT_WR);
+		s->st[i].shut = true;
+	}
+	s->drain_until = now + SP_FIN_WAIT_S * SP_NSEC_PER_SEC;
+	return 0;
+}
+
+static bool sp_all_eof(const struct sp_sess *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nstreams; i++)
+		if (!s->st[i].eof)
+			return false;
+	return true;
+}
+
+/* TCP: when a direction's data is all across. 1: finished, -1: error */
+static int sp_run_tcp_end(struct sp_sess *s, int64_t now)
+{
+	bool all_eof = sp_all_eof(s);
+	unsigned int i;
+
+	if (s->sender && s->stopping &&
+	    (all_eof || now >= s->drain_until)) {
+		for (i = 0; i < s->nstreams; i++)
+			sp_tcp_info(s->st[i].fd, s->mptcp, &s->st[i].ti);
+		if (!all_eof)
+			snprintf(s->err, sizeof(s->err),
+				 "receiver did not confirm all data within %d s",
+				 SP_FIN_WAIT_S);
+		return sp_send_done(s) ? -1 : 1;
+	}
+	if (!s->sender && all_eof && s->next_iv != INT64_MAX) {
+		/* all data in: close the interval series now */
+		if (s->interval > 0 &&
+		    now - s->iv_from > (int64_t)(s->interval * 1e8))
+			sp_sess_interval(s, s->iv_from, now);
+		s->next_iv = INT64_MAX;
+	}
+	return !s->sender && all_eof && s->got_done;
+}
+
+/* Timers and end conditions of one direction before the wait: 1 when it
+ * is finished, -1 on error (s->err set). *wake: when it wants the loop.
+ */
+static int sp_run_tick(struct sp_sess *s, int64_t now, int64_t *wake)
+{
+	int r;
+
+	sp_run_timers(s, now);
+	if (s->sender && !s->stopping && now >= s->end_ns) {
+		r = sp_run_stop(s, now);
+		if (r)
+			return r;
+	}
+	if (!s->udp) {
+		r = sp_run_tcp_end(s, now);
+		if (r)
+			return r;
+	}
+	if (s->udp && !s->sender && s->got_done) {
+		if (!s->drain_until)
+			s->drain_until = now + sp_udp_drain_ns(s);
+		if (sp_udp_all_in(s) || now >= s->drain_until)
+			return 1;
+	}
+	/* UDP sender: what is due now, and when the next is */
+	s->blocked = false;
+	s->udp_next = INT64_MAX;
+	if (s->udp && s->sender &&
+	    sp_udp_pace(s, now, &s->blocked, &s->udp_next))
+		return -1;
+
+	*wake = sp_min64(*wake, s->next_iv);
+	if (s->omitting)
+		*wake = sp_min64(*wake, s->omit_end);
+	if (s->sender && !s->stopping)
+		*wake = sp_min64(*wake, s->end_ns);
+	if (s->drain_until)
+		*wake = sp_min64(*wake, s->drain_until);
+	if (!s->blocked)
+		*wake = sp_min64(*wake, s->udp_next);
+	return 0;
+}
+
+/* poll entries: the tag of a stream is k * SP_MAX_STREAMS + its index (k:
+ * the direction), of a UDP receive socket SP_TAG_UDP - k
+ */
+#define SP_TAG_CTRL	(-1)
+#define SP_TAG_LISTEN	(-2)
+#define SP_TAG_UDP	(-3)
+#define SP_NPOLL	(2 * (SP_MAX_STREAMS + 1) + 2)
+
+static void sp_run_pollfds(const struct sp_sess *s, unsigned int k,
+			   struct pollfd *pfd, int *tag, unsigned int *np)
+{
+	const struct sp_stream *st;
+	unsigned int i;
+
+	if (s->udp && !s->sender) {
+		pfd[*np].fd = s->udp_fd;
+		pfd[*np].events = POLLIN;
+		tag[(*np)++] = SP_TAG_UDP - (int)k;
+	}
+	for (i = 0; i < s->nstreams; i++) {
+		st = &s->st[i];
+		if (st->fd < 0)
+			continue;
+		if (s->udp) {
+			if (!s->sender || !s->blocked)
+				continue;
+			pfd[*np].events = POLLOUT;
+		} else {
+			if (st->eof)
+				continue;
+			pfd[*np].events = POLLIN;
+			if (s->sender && !s->stopping)
+				pfd[*np].events |= POLLOUT;
+		}
+		pfd[*np].fd = st->fd;
+		tag[(*np)++] = (int)(k * SP_MAX_STREAMS + i);
+	}
+}
+
+/* A TCP stream is readable or writable. 0, or -1 with s->err set */
+static int sp_run_stream(struct sp_sess *s, struct sp_stream *st,
+			 short revents, int64_t now)
+{
+	if (revents & (POLLIN | POLLHUP | POLLERR)) {
+		if (sp_tcp_recv(s, st, s->buf, SP_RECV_BUF, now))
+			return -1;
+		if (st->eof && !s->sender) {
+			/* final view, then our FIN tells the sender every
+			 * byte arrived
+			 */
+			sp_tcp_info(st->fd, s->mptcp, &st->ti);
+			shutdown(st->fd, SHUT_WR);
+		} else if (st->eof && !st->shut) {
+			snprintf(s->err, sizeof(s->err),
+				 "stream %u: receiver closed early", st->id);
 			return -1;
 		}
 	}
+	if ((revents & POLLOUT) && !s->stopping && sp_tcp_send(s, st))
+		return -1;
+	return 0;
+}
 
+/* The receiving direction, which the peer's DONE is for; NULL if none */
+static struct sp_sess *sp_receiver(struct sp_sess **ss, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (!ss[k]->sender)
+			return ss[k];
+	return NULL;
+}
+
+/* The control connection: the peer's DONE goes to our receiving direction,
+ * its ERROR ends both. 0, or -1 with that direction's err set
+ */
+static int sp_run_ctrl(struct sp_sess **ss, unsigned int n)
+{
+	struct sp_sess *rcv = sp_receiver(ss, n), *s = rcv ? rcv : ss[0];
+	int r = sp_handle_ctrl(s);
+
+	if (r > 0)
+		s->got_done = true;
+	return r < 0 ? -1 : 0;
+}
+
+/* One event of the poll: 0, or -1 with the direction's err set */
+static int sp_run_event(struct sp_sess **ss, unsigned int n, int tag,
+			short revents, int64_t now)
+{
+	struct sp_sess *s;
+
+	if (tag == SP_TAG_CTRL)
+		return sp_run_ctrl(ss, n);
+	if (tag == SP_TAG_LISTEN) {
+		sp_turn_away(ss[0]);
+		return 0;
+	}
+	if (tag < 0) {
+		s = ss[SP_TAG_UDP - tag];
+		return s->finished ? 0 : sp_udp_recv(s, s->rx);
+	}
+	s = ss[tag / SP_MAX_STREAMS];
+	/* UDP writable again: paced at the loop's top */
+	if (s->udp || s->finished)
+		return 0;
+	return sp_run_stream(s, &s->st[tag % SP_MAX_STREAMS], revents, now);
+}
+
+/* What the loop waits for: the control connection until the peer's DONE,
+ * a server's listener, and every direction still running.
+ */
+static unsigned int sp_run_pollset(struct sp_sess **ss, unsigned int n,
+				   int64_t now, struct pollfd *pfd, int *tag)
+{
+	struct sp_sess *rcv = sp_receiver(ss, n);
+	unsigned int k, np = 0;
+
+	if (!rcv || !rcv->got_done) {
+		pfd[np].fd = ss[0]->ctrl->fd;
+		pfd[np].events = POLLIN;
+		tag[np++] = SP_TAG_CTRL;
+	}
+	if (ss[0]->listen_fd >= 0 && now >= ss[0]->listen_pause) {
+		pfd[np].fd = ss[0]->listen_fd;
+		pfd[np].events = POLLIN;
+		tag[np++] = SP_TAG_LISTEN;
+	}
+	for (k = 0; k < n; k++)
+		if (!ss[k]->finished)
+			sp_run_pollfds(ss[k], k, pfd, tag, &np);
+	return np;
+}
+
+/* Every direction's timers; 1 when all are finished, -1 on error (the
+ * direction's err set)
+ */
+static int sp_run_ticks(struct sp_sess **ss, unsigned int n, int64_t now,
+			int64_t *wake)
+{
+	unsigned int k, done = 0;
+	int r;
+
+	for (k = 0; k < n; k++) {
+		if (!ss[k]->finished) {
+			r = sp_run_tick(ss[k], now, wake);
+			if (r < 0)
+				return -1;
+			ss[k]->finished = r > 0;
+		}
+		done += ss[k]->finished;
+	}
+	return done == n;
+}
+
+/* Wait for what is due, then serve it. 0, or -1 with an err set */
+static int sp_run_wait(struct sp_sess **ss, unsigned int n, int64_t wake)
+{
+	struct pollfd pfd[SP_NPOLL];
+	int tag[SP_NPOLL];
+	struct timespec ts;
+	unsigned int i, np;
+	int64_t now = sp_now_ns();
+	int r;
+
+	if (ss[0]->listen_fd >= 0 && ss[0]->listen_pause > now)
+		wake = sp_min64(wake, ss[0]->listen_pause);
+	np = sp_run_pollset(ss, n, now, pfd, tag);
+	wake = wake > now ? wake - now : 0;
+	ts.tv_sec = wake / SP_NSEC_PER_SEC;
+	ts.tv_nsec = wake % SP_NSEC_PER_SEC;
+	r = ppoll(pfd, np, &ts, NULL);
+	if (r < 0 && errno != EINTR) {
+		snprintf(ss[0]->err, sizeof(ss[0]->err), "poll: %s",
+			 strerror(errno));
+		return -1;
+	}
 	now = sp_now_ns();
-	s->start_ns = now;
-	end = now + (int64_t)(s->duration * 1e9);
-	hard_end = end + SP_GRACE_S * SP_NSEC_PER_SEC;
-	iv_from = now;
-	next_iv = s->interval > 0 ? now + (int64_t)(s->interval * 1e9) :
-				    INT64_MAX;
-	for (i = 0; i < s->nstreams; i++)
-		s->st[i].next_ns = now;
+	for (i = 0; r > 0 && i < np; i++) {
+		if (!pfd[i].revents)
+			continue;
+		if (sp_run_event(ss, n, tag[i], pfd[i].revents, now))
+			return -1;
+	}
+	return 0;
+}
 
-	while (!finished) {
+/* A receiver's last partial interval, the results, the buffers. */
+static void sp_run_close(struct sp_sess *s)
+{
+	int64_t now;
+
+	if (!s->stop_ns)
+		s->stop_ns = sp_min64(sp_now_ns(), s->end_ns);
+	if (!s->sender && s->interval > 0 && s->next_iv != INT64_MAX) {
+		now = sp_now_ns();
+		if (now - s->iv_from > (int64_t)(s->interval * 1e8))
+			sp_sess_interval(s, s->iv_from, now);
+	}
+	sp_sess_finish(s, s->stop_ns);
+	sp_udp_rx_close(s->rx);
+	s->rx = NULL;
+	free(s->buf);
+	s->buf = NULL;
+}
+
+int sp_sess_run2(struct sp_sess *a, struct sp_sess *b)
+{
+	struct sp_sess *ss[2] = { a, b };
+	unsigned int k, n = b ? 2 : 1;
+	int64_t now = sp_now_ns(), hard_end, wake;
+	int ret = 0, r;
+
+	for (k = 0; k < n; k++) {
+		if (sp_run_open(ss[k], now)) {
+			sp_run_err(a, "out of memory");
+			ret = -1;
+			goto out;
+		}
+	}
+	hard_end = a->end_ns + SP_GRACE_S * SP_NSEC_PER_SEC;
+	for (;;) {
 		now = sp_now_ns();
 		if (sp_interrupted) {
-			snprintf(s->err, sizeof(s->err), "interrupted");
+			sp_run_err(a, "interrupted");
 			ret = -1;
 			break;
 		}
 		if (now >= hard_end) {
-			snprintf(s->err, sizeof(s->err),
+			snprintf(a->err, sizeof(a->err),
 				 "timed out %d s after the test's end (peer or network stuck)",
 				 SP_GRACE_S);
 			ret = -1;
 			break;
 		}
-		if (now >= next_iv) {
-			sp_sess_interval(s, iv_from, next_iv);
-			iv_from = next_iv;
-			next_iv += (int64_t)(s->interval * 1e9);
-			if (next_iv <= now)
-				next_iv = now + (int64_t)(s->interval * 1e9);
-		}
-		if (s->sender && !stopping && now >= end) {
-			stopping = true;
-			stop_ns = now;
-			/* a last, partial interval if it is worth a line */
-			if (s->interval > 0 &&
-			    end - iv_from > (int64_t)(s->interval * 1e8))
-				sp_sess_interval(s, iv_from, end);
-			next_iv = INT64_MAX;
-			if (s->udp) {
-				if (sp_send_done(s))
-					ret = -1;
-				break;
-			}
-			for (i = 0; i < s->nstreams; i++) {
-				shutdown(s->st[i].fd, SHUT_WR);
-				s->st[i].shut = true;
-			}
-			drain_until = now + SP_FIN_WAIT_S * SP_NSEC_PER_SEC;
-		}
-
-		all_eof = true;
-		for (i = 0; i < s->nstreams; i++)
-			if (!s->st[i].eof)
-				all_eof = false;
-		if (!s->udp && s->sender && stopping &&
-		    (all_eof || now >= drain_until)) {
-			for (i = 0; i < s->nstreams; i++)
-				sp_tcp_info(s->st[i].fd, s->mptcp,
-					    &s->st[i].ti);
-			if (!all_eof)
-				snprintf(s->err, sizeof(s->err),
-					 "receiver did not confirm all data within %d s",
-					 SP_FIN_WAIT_S);
-			if (sp_send_done(s))
-				ret = -1;
+		wake = hard_end;
+		r = sp_run_ticks(ss, n, now, &wake);
+		if (r) {
+			ret = r < 0 ? -1 : 0;
 			break;
 		}
-		if (!s->udp && !s->sender && all_eof &&
-		    next_iv != INT64_MAX) {
-			/* all data in: close the interval series now */
-			if (s->interval > 0 &&
-			    now - iv_from > (int64_t)(s->interval * 1e8))
-				sp_sess_interval(s, iv_from, now);
-			next_iv = INT64_MAX;
-		}
-		if (!s->udp && !s->sender && all_eof && got_done)
-			break;
-		if (s->udp && !s->sender && got_done) {
-			if (!drain_until)
-				drain_until = now + sp_udp_drain_ns(s);
-			if (sp_udp_all_in(s) || now >= drain_until)
-				break;
-		}
-
-		/* UDP sender: what is due now, and when the next is */
-		blocked = false;
-		udp_next = INT64_MAX;
-		if (s->udp && s->sender &&
-		    sp_udp_pace(s, now, &blocked, &udp_next)) {
+		if (sp_run_wait(ss, n, wake)) {
 			ret = -1;
 			break;
 		}
-
-		wake = sp_min64(next_iv, hard_end);
-		if (s->sender && !stopping)
-			wake = sp_min64(wake, end);
-		if (drain_until)
-			wake = sp_min64(wake, drain_until);
-		if (s->listen_fd >= 0 && s->listen_pause > now)
-			wake = sp_min64(wake, s->listen_pause);
-		if (!blocked)
-			wake = sp_min64(wake, udp_next);
-
-		np = 0;
-		if (!got_done) {
-			pfd[np].fd = s->ctrl->fd;
-			pfd[np].events = POLLIN;
-			idx[np++] = -1;
-		}
-		if (s->listen_fd >= 0 && now >= s->listen_pause) {
-			pfd[np].fd = s->listen_fd;
-			pfd[np].events = POLLIN;
-			idx[np++] = -2;
-		}
-		if (s->udp && !s->sender) {
-			pfd[np].fd = s->udp_fd;
-			pfd[np].events = POLLIN;
-			idx[np++] = -3;
-		}
-		for (i = 0; i < s->nstreams; i++) {
-			st = &s->st[i];
-			if (st->fd < 0)
-				continue;
-			if (s->udp) {
-				if (!s->sender || !blocked)
-					continue;
-				pfd[np].events = POLLOUT;
-			} else {
-				if (st->eof)
-					continue;
-				pfd[np].events = POLLIN;
-				if (s->sender && !stopping)
-					pfd[np].events |= POLLOUT;
-			}
-			pfd[np].fd = st->fd;
-			idx[np++] = (int)i;
-		}
-
-		now = sp_now_ns();
-		wake -= now;
-		if (wake < 0)
-			wake = 0;
-		ts.tv_sec = wake / SP_NSEC_PER_SEC;
-		ts.tv_nsec = wake % SP_NSEC_PER_SEC;
-		r = ppoll(pfd, np, &ts, NULL);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(s->err, sizeof(s->err), "poll: %s",
-				 strerror(errno));
-			ret = -1;
-			break;
-		}
-		if (!r)
-			continue;
-		now = sp_now_ns();
-		for (i = 0; i < np && ret == 0; i++) {
-			if (!pfd[i].revents)
-				continue;
-			if (idx[i] == -1) {
-				r = sp_handle_ctrl(s);
-				if (r < 0)
-					ret = -1;
-				else if (r > 0)
-					got_done = true;
-				continue;
-			}
-			if (idx[i] == -2) {
-				sp_turn_away(s);
-				continue;
-			}
-			if (idx[i] == -3) {
-				if (sp_udp_recv(s, rx))
-					ret = -1;
-				continue;
-			}
-			st = &s->st[idx[i]];
-			/* UDP writable again: paced at the loop's top */
-			if (s->udp)
-				continue;
-			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-				if (sp_tcp_recv(s, st, buf, SP_RECV_BUF,
-						now)) {
-					ret = -1;
-					break;
-				}
-				if (st->eof && !s->sender) {
-					/* final view, then our FIN tells the
-					 * sender every byte arrived
-					 */
-					sp_tcp_info(st->fd, s->mptcp,
-						    &st->ti);
-					shutdown(st->fd, SHUT_WR);
-				} else if (st->eof && !st->shut) {
-					snprintf(s->err, sizeof(s->err),
-						 "stream %u: receiver closed early",
-						 st->id);
-					ret = -1;
-					break;
-				}
-			}
-			if ((pfd[i].revents & POLLOUT) && !stopping &&
-			    sp_tcp_send(s, st)) {
-				ret = -1;
-				break;
-			}
-		}
-		if (ret)
-			break;
 	}
-	if (!stop_ns)
-		stop_ns = sp_min64(sp_now_ns(), end);
-	/* receiver: a last partial interval */
-	if (!s->sender && s->interval > 0 && next_iv != INT64_MAX) {
-		now = sp_now_ns();
-		if (now - iv_from > (int64_t)(s->interval * 1e8))
-			sp_sess_interval(s, iv_from, now);
-	}
-	sp_sess_finish(s, stop_ns);
-	sp_udp_rx_close(rx);
-	free(buf);
+out:
+	for (k = 0; k < n; k++)
+		sp_run_close(ss[k]);
+	/* the caller reads a's: a failure of the reverse direction too */
+	if (ret && b && b->err[0] && !a->err[0])
+		snprintf(a->err, sizeof(a->err), "%s", b->err);
 	return ret;
+}
+
+int sp_sess_run(struct sp_sess *s)
+{
+	return sp_sess_run2(s, NULL);
 }

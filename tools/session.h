@@ -26,6 +26,9 @@ struct sp_stream {
 	uint64_t iv_retrans;
 	uint64_t iv_reord;
 	uint64_t iv_ooo;
+	uint64_t om_bytes;	/* -O: counters when the omitted time ended */
+	uint64_t om_packets;
+	struct sp_tcp_stats om_ti;
 	bool shut;		/* sender: FIN sent */
 	bool eof;		/* peer's FIN seen */
 	int64_t last_ns;	/* receiver: last data */
@@ -52,8 +55,13 @@ struct sp_sess {
 	bool sender;
 	bool udp;
 	bool mptcp;
+	bool bidir;		/* one of two directions run at once */
 	unsigned int nstreams;
+	unsigned int id_base;	/* --bidir reverse: greeting ids after the
+				 * forward ones
+				 */
 	double duration;
+	double omit;		/* -O: seconds before the results start */
 	double interval;
 	uint32_t len;
 	uint64_t rate;		/* UDP bit/s per stream, 0 = unlimited */
@@ -71,6 +79,21 @@ struct sp_sess {
 	struct sp_side res;
 	sp_ival_fn on_interval;
 	char err[256];
+	/* the data phase's loop state (session.c) */
+	struct sp_udp_rx *rx;
+	uint8_t *buf;
+	int64_t end_ns;		/* the sender stops */
+	int64_t omit_end;	/* -O: the results start */
+	int64_t next_iv;
+	int64_t iv_from;
+	int64_t stop_ns;
+	int64_t drain_until;
+	int64_t udp_next;
+	bool omitting;
+	bool stopping;
+	bool finished;
+	bool got_done;
+	bool blocked;
 };
 
 void sp_sess_init(struct sp_sess *s);
@@ -86,6 +109,10 @@ void sp_sess_free(struct sp_sess *s);
  * s->err set (results gathered so far are still filled in).
  */
 int sp_sess_run(struct sp_sess *s);
+/* --bidir: the forward direction a and the reverse one b in one loop, on
+ * a's control connection; errors are reported in a->err.
+ */
+int sp_sess_run2(struct sp_sess *a, struct sp_sess *b);
 
 /* tcp.c */
 void sp_tcp_info(int fd, bool mptcp, struct sp_tcp_stats *t);

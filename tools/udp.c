@@ -318,6 +318,8 @@ void sp_udp_finish(struct sp_sess *s)
 		u = &s->res.st[i].udp;
 		sp_udp_fill(u, &st->ro.s, &st->owd, s->clocks_synced);
 		sent = st->sent_known ? st->sent : st->ro.s.max_seq;
+		/* -O: what went before ro.first is not in the results */
+		sent = sent > st->ro.first ? sent - st->ro.first : 0;
 		u->sent = sent;
 		u->lost = sent > u->received ? sent - u->received : 0;
 		u->corrupt = st->bad_dgrams;

@@ -12,6 +12,12 @@ send a megabyte without a message end.
 Then it opens the slowloris connections and holds them for --hold seconds,
 for an honest client to run past.
 
+With --bidir it instead states a TCP test in both directions (--bidir),
+which makes the server accept twice the data connections and send on the
+second half: it greets with ids past the last, an id taken twice, another
+test's cookie and garbage, then sends garbage on its own streams and
+resets the ones the server sends on.
+
 It speaks protocol version 2 (cookie in every datagram) and falls back to
 version 1 (no cookie) if the server asks for it, so the same attack runs
 against an old server.
@@ -135,6 +141,82 @@ def attack(port, version, streams, jumps):
     return {"sent": sent, "results": verb, "server": kv}, None
 
 
+def greet(port, cookie, sid):
+    """A data connection with the greeting for stream sid."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"SPD1" + cookie + struct.pack(">I", sid))
+    return s
+
+
+def refused(sock):
+    """Did the server close this data connection (after 'busy')?"""
+    sock.settimeout(3)
+    try:
+        while sock.recv(4096):
+            pass
+        return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except OSError:
+        return False
+
+
+def attack_bidir(port, streams):
+    cookie = os.urandom(16)
+    ctrl = socket.create_connection(("127.0.0.1", port), timeout=5)
+    buf = [b""]
+    ctrl.sendall(msg("PARAMS", [
+        ("version", 2), ("protocol", "tcp"), ("mptcp", 0),
+        ("reverse", 0), ("bidir", 1), ("streams", streams),
+        ("duration", "1.0"), ("interval", "0"), ("length", 65536),
+        ("rate", 0), ("udp_port", 0), ("cookie", cookie.hex())]))
+    verb, kv = read_msg(ctrl, buf, time.time() + 5)
+    if verb != "ACCEPT" or kv.get("bidir") != "1":
+        return {"error": "no --bidir ACCEPT: %s %s" % (verb, kv)}
+    bad = [greet(port, cookie, 2 * streams),      # one past the last id
+           greet(port, cookie, 0xffffffff),
+           greet(port, os.urandom(16), 0)]        # another test's cookie
+    junk = socket.create_connection(("127.0.0.1", port), timeout=5)
+    junk.sendall(os.urandom(24))
+    bad.append(junk)
+    good = [greet(port, cookie, i) for i in range(2 * streams)]
+    verb, kv = read_msg(ctrl, buf, time.time() + 5)
+    out = {"start": verb}
+    bad.append(greet(port, cookie, streams))      # a reverse id taken
+    out["bad"] = len(bad)
+    out["refused"] = sum(refused(b) for b in bad)
+    # garbage on ours; theirs reset after a little
+    for s in good[:streams]:
+        s.sendall(os.urandom(1 << 16))
+        s.shutdown(socket.SHUT_WR)
+    for s in good[streams:]:
+        s.recv(65536)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                     struct.pack("ii", 1, 0))
+        s.close()
+    done = []
+    for sid in range(streams):
+        done += [("s%u.sent" % sid, 0), ("s%u.bytes" % sid, 1 << 16)]
+    try:
+        ctrl.sendall(msg("DONE", done))
+    except OSError:
+        pass
+    verbs = []
+    try:
+        while len(verbs) < 4:
+            verb, kv = read_msg(ctrl, buf, time.time() + 20)
+            verbs.append(verb)
+            if verb == "RESULTS" and "t.corrupt_bytes" in kv:
+                out["corrupt_bytes"] = int(kv["t.corrupt_bytes"])
+    except (EOFError, OSError):
+        pass
+    out["verbs"] = verbs
+    for s in good[:streams] + bad:
+        s.close()
+    ctrl.close()
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("port", type=int)
@@ -144,8 +226,13 @@ def main():
     ap.add_argument("--junk", type=int, default=8)
     ap.add_argument("--hold", type=float, default=0,
                     help="keep the slowloris connections this long")
+    ap.add_argument("--bidir", action="store_true",
+                    help="the --bidir attack instead")
     a = ap.parse_args()
 
+    if a.bidir:
+        print(json.dumps(attack_bidir(a.port, 2)), flush=True)
+        return 0
     out, err = attack(a.port, 2, a.streams, a.jumps)
     version = 2
     if out is None and "protocol version" in err:

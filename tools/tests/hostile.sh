@@ -4,8 +4,10 @@
 # tests/forger.py states a UDP test and sends datagrams jumping the
 # sequence number ahead, with another test's cookie, from another address,
 # and garbage, while it holds slowloris control connections; then an honest
-# client runs. The server's resident memory must stay under MEM_BOUND_KB
-# and the honest results must be right. Loopback only, ephemeral ports.
+# client runs. With --bidir it greets the server's doubled set of data
+# connections with bad ids and resets the streams the server sends on.
+# The server's resident memory must stay under MEM_BOUND_KB and the honest
+# results must be right. Loopback only, ephemeral ports.
 # TAP output; exit 1 on failure.
 #
 #   tests/hostile.sh ./stripe-perf
@@ -98,6 +100,33 @@ ok $? "honest client: every datagram sent is received, none foreign" \
 hwm=$(status_kb "$srv" VmHWM)
 [ -n "$hwm" ] && [ "$hwm" -lt $MEM_BOUND_KB ]
 ok $? "server memory still under the bound after both (${hwm:-?} kB)"
+
+# --- --bidir: the server accepts twice the connections and sends on half -
+
+start_server bidir -B 127.0.0.1
+bsrv=$SPID
+timeout 30 python3 "$HERE/forger.py" "$PORT" --bidir >"$T/bidir.json" \
+	2>&1
+fcheck "$T/bidir.json" '(d["start"] == "START" and d["bad"] == 5 and
+	d["refused"] == d["bad"])'
+ok $? "--bidir: greetings past the last id, taken twice, foreign or garbage are refused" \
+	"$T/bidir.json"
+fcheck "$T/bidir.json" '(d["verbs"][-2:] == ["RESULTS", "RESULTS"] and
+	d["corrupt_bytes"] > 0)'
+ok $? "--bidir: reset streams end the test with both sides' results" \
+	"$T/bidir.json"
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --bidir -P 2 -J >"$T/bidir-c.json" \
+	2>"$T/bidir-c.err" && python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["summary"]["integrity_ok"] and
+         d["summary_bidir_reverse"]["integrity_ok"] and
+         d["summary_bidir_reverse"]["received_bytes"] > 0 else 1)' \
+	"$T/bidir-c.json" 2>>"$T/bidir-c.err"
+ok $? "--bidir: an honest client after it runs both ways intact" \
+	"$T/bidir-c.err"
+hwm=$(status_kb "$bsrv" VmHWM)
+kill -0 "$bsrv" 2>/dev/null && [ -n "$hwm" ] && [ "$hwm" -lt $MEM_BOUND_KB ]
+ok $? "--bidir: the server lives on, memory under the bound (${hwm:-?} kB)"
 
 # --- an idle control connection delays no one (defect 4) ---------------
 

@@ -30,15 +30,30 @@ def main(path):
     num(conn, "remote_port")
     num(start, "timestamp", "timesecs")
     streams = num(ts, "num_streams")
+    # --bidir (iperf3 3.13 and later say so in test_start too): as many
+    # streams again the other way, summed under the *_bidir_reverse keys
+    bidir = bool(ts.get("bidir", 0)) or "sum_sent_bidir_reverse" in end
+    sums = ["sum"] + (["sum_bidir_reverse"] if bidir else [])
+    measured = 0
     for iv in d["intervals"]:
-        num(iv, "sum", "bits_per_second")
-        num(iv, "sum", "seconds")
+        for k in sums:
+            num(iv, k, "bits_per_second")
+            num(iv, k, "seconds")
+            assert isinstance(iv[k]["omitted"], bool), "omitted"
         for s in iv["streams"]:
             num(s, "bytes")
             assert isinstance(s["omitted"], bool), "omitted"
-    assert len(end["streams"]) == streams, "end.streams"
+            assert isinstance(s["sender"], bool), "sender"
+        measured += not iv["sum"]["omitted"]
+    assert len(end["streams"]) == streams * (1 + bidir), "end.streams"
     sent = num(end, "sum_sent", "bits_per_second")
     recv = num(end, "sum_received", "bits_per_second")
+    if bidir:
+        extra_rev = ", reverse received %.1f Mbit/s" % (
+            num(end, "sum_received_bidir_reverse", "bits_per_second") / 1e6)
+        num(end, "sum_sent_bidir_reverse", "bytes")
+    else:
+        extra_rev = ""
     if proto == "TCP":
         extra = "retransmits %d" % num(end, "sum_sent", "retransmits")
         for s in end["streams"]:
@@ -50,9 +65,13 @@ def main(path):
             num(end, "sum", "packets"), num(end, "sum", "lost_percent"))
         for s in end["streams"]:
             num(s, "udp", "bits_per_second")
-    print("%s %d stream(s), %d intervals: sent %.1f Mbit/s, received "
-          "%.1f Mbit/s, %s" % (proto, streams, len(d["intervals"]),
-                               sent / 1e6, recv / 1e6, extra))
+        if bidir:
+            num(end, "sum_bidir_reverse", "lost_packets")
+    print("%s %d stream(s)%s, %d intervals (%d omitted): sent %.1f "
+          "Mbit/s, received %.1f Mbit/s, %s%s" % (
+              proto, streams, " each way" if bidir else "",
+              len(d["intervals"]), len(d["intervals"]) - measured,
+              sent / 1e6, recv / 1e6, extra, extra_rev))
     return 0
 
 

@@ -126,15 +126,6 @@ ok $? "TCP -R -P 2: server sends, 2 streams intact" "$T/rev.err"
 		d["summary"]["integrity_ok"]'
 ok $? "UDP -R: no loss, intact" "$T/revu.err"
 
-# what tools written for iperf3 read (issue 15): a TCP and a UDP run, and
-# the receiving client of -R
-for run in tcp udp rev revu; do
-	python3 "$(dirname "$0")/iperf3_consumer.py" "$T/$run.json" \
-		>"$T/i3-$run.out" 2>&1
-	ok $? "iperf3 consumer reads the $run run: $(cat "$T/i3-$run.out")" \
-		"$T/$run.json"
-done
-
 # iperf3's -C, -w, --logfile, --timestamps (issue 15)
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 0.5 -C reno -w 256K -J >"$T/cc.json" \
 	2>"$T/cc.err" &&
@@ -151,6 +142,70 @@ ok $? "-C with an unknown algorithm: exit 1, says which" "$T/cc2.out"
 	! grep -qv '^\[20[0-9][0-9]\] ' "$T/log.txt"
 ok $? "--logfile gets the output, --timestamps starts every line" \
 	"$T/log.txt"
+
+# iperf3's -O and --bidir (issue 15): the omitted second runs and is
+# reported as omitted, and the results start after it
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -O 1 -i 0.5 -J >"$T/omit.json" \
+	2>"$T/omit.err" &&
+	jcheck "$T/omit.json" 'd["start"]["test_start"]["omit"] == 1 and
+		[i["sum"]["omitted"] for i in d["intervals"]] ==
+		[True, True, False, False] and
+		d["intervals"][2]["sum"]["start"] == 0 and
+		0.9 < d["end"]["sum_sent"]["seconds"] < 1.1 and
+		sum(i["sum"]["bytes"] for i in d["intervals"][2:]) ==
+		d["end"]["sum_sent"]["bytes"] > 0 and
+		d["summary"]["integrity_ok"]'
+ok $? "TCP -O 1 -t 1: 2 omitted intervals, then 1 s of results" \
+	"$T/omit.json"
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -O 1 -u -b 50M -J >"$T/omitu.json" \
+	2>"$T/omitu.err" &&
+	jcheck "$T/omitu.json" 'd["summary"]["udp"]["lost"] == 0 and
+		d["summary"]["udp"]["received"] ==
+		d["summary"]["udp"]["sent"] > 0 and
+		abs(d["summary"]["received_bytes"] * 8 - 50e6) < 5e6 and
+		d["intervals"][0]["sum"]["omitted"] and
+		not d["intervals"][-1]["sum"]["omitted"]'
+ok $? "UDP -O 1 -t 1: one second counted, none lost" "$T/omitu.json"
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --bidir -P 2 -J >"$T/bidir.json" \
+	2>"$T/bidir.err" &&
+	jcheck "$T/bidir.json" 'd["start"]["test_start"]["bidir"] == 1 and
+		[(s["sender"]["socket"], s["sender"]["sender"])
+		 for s in d["end"]["streams"]] ==
+		[(0, True), (1, True), (2, False), (3, False)] and
+		all(d["end"][k]["bytes"] > 0 for k in ("sum_sent",
+		    "sum_received", "sum_sent_bidir_reverse",
+		    "sum_received_bidir_reverse")) and
+		not d["end"]["sum_sent_bidir_reverse"]["sender"] and
+		all("sum_bidir_reverse" in i for i in d["intervals"]) and
+		d["summary"]["integrity_ok"] and
+		d["summary_bidir_reverse"]["integrity_ok"] and
+		d["local"]["role"] == "sender" and
+		d["local_bidir_reverse"]["role"] == "receiver" and
+		d["remote_bidir_reverse"]["role"] == "sender"'
+ok $? "TCP --bidir -P 2: both directions at once, intact, iperf3's keys" \
+	"$T/bidir.json"
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --bidir -u -b 20M -J \
+	>"$T/bidiru.json" 2>"$T/bidiru.err" &&
+	jcheck "$T/bidiru.json" 'all(d[k]["udp"]["lost"] == 0 and
+		d[k]["udp"]["received"] == d[k]["udp"]["sent"] > 0
+		for k in ("summary", "summary_bidir_reverse")) and
+		d["end"]["sum_bidir_reverse"]["packets"] > 0'
+ok $? "UDP --bidir: both directions at once, none lost" "$T/bidiru.json"
+
+# what tools written for iperf3 read (issue 15): a TCP and a UDP run, the
+# receiving client of -R, and runs with -O and --bidir
+for run in tcp udp rev revu omit omitu bidir bidiru; do
+	python3 "$(dirname "$0")/iperf3_consumer.py" "$T/$run.json" \
+		>"$T/i3-$run.out" 2>&1
+	ok $? "iperf3 consumer reads the $run run: $(cat "$T/i3-$run.out")" \
+		"$T/$run.json"
+done
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -O 0.5 -i 0.5 --bidir \
+	>"$T/bidir.out" 2>&1 && grep -q '^\[  0\]\[TX-C\].*(omitted)' \
+	"$T/bidir.out" && grep -q '^\[  1\]\[RX-C\]' "$T/bidir.out" &&
+	grep -q '^\[  1\]\[RX-C\].*receiver (client)' "$T/bidir.out"
+ok $? "text: --bidir lines tagged as iperf3 tags them, omitted marked" \
+	"$T/bidir.out"
 
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -u -b 10M -i 0.5 >"$T/human.out" \
 	2>"$T/human.err" && grep -q 'one-way delay' "$T/human.out" &&

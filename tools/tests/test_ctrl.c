@@ -9,6 +9,7 @@
 
 #include "../clock.h"
 #include "../ctrl.h"
+#include "../proto.h"
 #include "../results.h"
 #include "tap.h"
 
@@ -202,9 +203,89 @@ static void test_day_of_intervals(void)
 	sp_buf_free(&buf);
 }
 
+/* -O: the omitted rows make room first and are never merged into the
+ * measured ones (their times count from the test's start).
+ */
+static void test_omitted_rows(void)
+{
+	static struct sp_side s;
+	struct sp_ival *row;
+	unsigned int k, omitted = 0, mixed = 0;
+
+	sp_side_init(&s, true, true, false, 1);
+	for (k = 0; k < 3 * 4096; k++) {
+		row = sp_side_add_ival(&s);
+		if (!row)
+			break;
+		row[0].omitted = row[1].omitted = k < 5;
+		row[0].start = row[1].start = k < 5 ? k : k - 5;
+		row[0].end = row[1].end = row[1].start + 1;
+		row[0].bytes = row[1].bytes = k < 5 ? 1000 : 1;
+	}
+	for (k = 0; k < s.niv; k++) {
+		omitted += s.iv[k * s.ivw + 1].omitted != 0;
+		mixed += s.iv[k * s.ivw + 1].bytes >= 1000 &&
+			 !s.iv[k * s.ivw + 1].omitted;
+	}
+	ok(k && !omitted && !mixed && s.iv[1].start == 0 &&
+	   s.iv[(s.niv - 1) * s.ivw + 1].end == 3 * 4096 - 5,
+	   "omitted rows go first when full, none merged into results");
+	sp_side_free(&s);
+}
+
+/* -O and --bidir reach the server, and a server that leaves them out of
+ * ACCEPT (one that does not know them) is not taken to have run them.
+ */
+static void test_params_bidir_omit(void)
+{
+	struct sp_params p = { .version = SP_PROTO_VER, .streams = 64,
+			       .duration = 2, .len = 1000, .bidir = true,
+			       .omit = 1.5, .udp = true, .udp_port = 999 };
+	struct sp_params q;
+	struct sp_buf b;
+	struct sp_msg m;
+	char err[128] = "";
+
+	sp_buf_init(&b);
+	sp_params_put(&p, &b);
+	ok(!sp_msg_parse(strdup(b.p), &m) &&
+	   !sp_params_get(&m, &q, err, sizeof(err)) && q.bidir &&
+	   q.omit == 1.5 && q.streams == 64 && q.udp_port == 999,
+	   "PARAMS carries bidir and omit [%s]", err);
+	sp_msg_free(&m);
+	p.streams = 65;
+	sp_params_put(&p, &b);
+	ok(!sp_msg_parse(strdup(b.p), &m) &&
+	   sp_params_get(&m, &q, err, sizeof(err)) &&
+	   strstr(err, "streams"),
+	   "--bidir: at most 64 streams each way [%s]", err);
+	sp_msg_free(&m);
+	p.streams = 1;
+	p.reverse = true;
+	sp_params_put(&p, &b);
+	ok(!sp_msg_parse(strdup(b.p), &m) &&
+	   sp_params_get(&m, &q, err, sizeof(err)) && strstr(err, "bidir"),
+	   "--bidir with reverse is refused [%s]", err);
+	sp_msg_free(&m);
+	p.reverse = false;
+	sp_accept_put(&p, 5000, &b);
+	ok(!sp_msg_parse(strdup(b.p), &m) &&
+	   !sp_accept_check(&m, &p, err, sizeof(err)),
+	   "ACCEPT echoes bidir and omit");
+	sp_msg_free(&m);
+	ok(!sp_msg_parse(strdup("ACCEPT\nudp_port 5000\n\n"), &m) &&
+	   sp_accept_check(&m, &p, err, sizeof(err)) == -EPROTO &&
+	   strstr(err, "--bidir"),
+	   "an ACCEPT without the echo: the server does not know [%s]", err);
+	sp_msg_free(&m);
+	sp_buf_free(&b);
+}
+
 void test_ctrl(void)
 {
 	test_framing();
 	test_side_roundtrip();
 	test_day_of_intervals();
+	test_omitted_rows();
+	test_params_bidir_omit();
 }

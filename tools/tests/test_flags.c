@@ -73,6 +73,28 @@ void test_flags(void)
 
 		ok(parse(ARGC(v_), v_, &o, err) == SP_ARGS_HELP, "-h is help");
 	}
+	{
+		/* issue 15: iperf3's -O and --bidir */
+		char *v_[] = { "stripe-perf", "-c", "h", "-O", "2.5",
+			       "--bidir", "-P", "64", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.omit == 2.5 &&
+		   o.bidir && o.streams == 64 && !o.reverse,
+		   "-O 2.5 --bidir -P 64");
+	}
+	{
+		char *v_[] = { "stripe-perf", "-c", "h", "--omit", "0", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.omit == 0 &&
+		   !o.bidir, "--omit 0: nothing omitted");
+	}
+	BAD("--bidir", "-c", "h", "--bidir", "-R");
+	BAD("-P", "-c", "h", "--bidir", "-P", "65");
+	BAD("-O", "-c", "h", "-O", "601");
+	BAD("-O", "-c", "h", "-O", "-1");
+	BAD("-O", "-c", "h", "-O", "0x2");
+	BAD("-O", "-s", "-O", "1");
+	BAD("--bidir", "-s", "--bidir");
 	BAD("-x", "-c", "h", "-x");
 	BAD("--bogus", "-c", "h", "--bogus");
 	BAD("-c", "-c");

@@ -239,6 +239,39 @@ static void test_window_slides(void)
 	sp_reorder_free(&r);
 }
 
+/* -O: the results start where the omitted time ended, as if the stream
+ * started there; a late datagram of the omitted time counts nowhere.
+ */
+static void test_restart(void)
+{
+	struct sp_reorder r;
+	uint64_t s;
+
+	sp_reorder_init(&r);
+	for (s = 0; s < 10; s++)
+		if (s != 4 && s != 7)
+			sp_reorder_add(&r, s);
+	sp_reorder_restart(&r);
+	ok(r.s.received == 0 && r.s.max_seq == 10 && r.first == 10 &&
+	   !r.s.reordered, "restart: counters from zero, next number 10");
+	ok(sp_reorder_add(&r, 4) == SP_RO_OMITTED && r.s.received == 0 &&
+	   !r.s.reordered && !r.s.invalid && !r.s.rbd_late,
+	   "restart: a late datagram of the omitted time is ignored");
+	ok(sp_reorder_add(&r, 10) == SP_RO_IN_ORDER,
+	   "restart: the first one after it is in order");
+	for (s = 11; s < 20; s++)
+		sp_reorder_add(&r, s);
+	ok(r.s.received == 10 && !r.s.reordered && !r.s.rbd_lost &&
+	   r.s.max_seq == 20 && r.s.rbd[0] == 10,
+	   "restart: 10 in order, none lost or held (%llu, %llu)",
+	   (unsigned long long)r.s.received,
+	   (unsigned long long)r.s.rbd_lost);
+	ok(sp_reorder_add(&r, 7) == SP_RO_OMITTED &&
+	   sp_reorder_add(&r, 15) == SP_RO_DUPLICATE,
+	   "restart: the omitted gap stays out, duplicates still count");
+	sp_reorder_free(&r);
+}
+
 void test_reorder(void)
 {
 	test_buckets();
@@ -251,4 +284,5 @@ void test_reorder(void)
 	test_jumps_bounded();
 	test_past_2_31();
 	test_window_slides();
+	test_restart();
 }
