@@ -41,6 +41,9 @@ static const char *const stripe_mstat_names[TCA_STRIPE_MSTAT_MAX + 1]
 	[TCA_STRIPE_MSTAT_RX_HOLD_HIST] = "rx_hold_hist",
 	[TCA_STRIPE_MSTAT_RX_HOLD_US] = "rx_hold_us",
 	[TCA_STRIPE_MSTAT_RX_LINK_REORDERED] = "rx_link_reordered",
+	[TCA_STRIPE_MSTAT_TX_FEEDBACK] = "tx_feedback",
+	[TCA_STRIPE_MSTAT_RX_FEEDBACK] = "rx_feedback",
+	[TCA_STRIPE_MSTAT_RX_FEEDBACK_OTHER] = "rx_feedback_other",
 };
 
 static const char *const stripe_lstat_names[TCA_STRIPE_LSTAT_MAX + 1]
@@ -58,6 +61,9 @@ static const char *const stripe_lstat_names[TCA_STRIPE_LSTAT_MAX + 1]
 	[TCA_STRIPE_LSTAT_RX_BYTES] = "rx_bytes",
 	[TCA_STRIPE_LSTAT_RX_SKEW_US] = "rx_skew_us",
 	[TCA_STRIPE_LSTAT_TX_MARKERS] = "tx_markers",
+	[TCA_STRIPE_LSTAT_LEFT] = "left",
+	[TCA_STRIPE_LSTAT_BACK] = "back",
+	[TCA_STRIPE_LSTAT_LEFT_AFTER_MS] = "left_after_ms",
 };
 
 /* The key of TCA_STRIPE_MSTAT_<a> / TCA_STRIPE_LSTAT_<a> */

@@ -76,8 +76,10 @@ u32 stripe_link_flags(const struct stripe_link *link)
 	if ((flags & STRIPE_LINK_F_UP) && (flags & STRIPE_LINK_F_CARRIER) &&
 	    rcu_access_pointer(link->master))
 		flags |= STRIPE_LINK_F_ACTIVE;
-	if (READ_ONCE(link->rx_silent))
+	if (stripe_link_left(link))
 		flags |= STRIPE_LINK_F_SILENT;
+	if (READ_ONCE(link->peer_lost))
+		flags |= STRIPE_LINK_F_LOST;
 	return flags;
 }
 

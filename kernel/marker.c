@@ -47,7 +47,7 @@ static void stripe_count_marker(struct stripe_master *m,
 }
 
 static void stripe_marker_send(struct stripe_master *m,
-			       struct stripe_link *link, u64 now)
+			       struct stripe_link *link, u64 now, bool probe)
 {
 	struct net_device *dev = link->dev;
 	struct stripe_wire_hdr *h;
@@ -75,8 +75,9 @@ static void stripe_marker_send(struct stripe_master *m,
 	}
 	gseq = atomic_read(&m->tx_gseq);
 	h->version = STRIPE_WIRE_VERSION;
-	h->flags = STRIPE_WIRE_F_MARKER;
+	h->flags = STRIPE_WIRE_F_MARKER | (probe ? STRIPE_WIRE_F_PROBE : 0);
 	h->sender = htonl(m->sender_id);
+	h->link = link->id;
 	h->gseq = htonl(gseq);
 	h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
 	WRITE_ONCE(link->tx_gseq, gseq);
@@ -100,9 +101,10 @@ enum stripe_marker_next {
  *
  * Also the failover: a link on which the peer's frames stopped arriving
  * while it sends on the others is cut, most likely both ways, so the
- * transmit path leaves it (link->rx_silent).  It still gets a marker now
+ * transmit path leaves it (link->rx_silent); so it does a link the peer
+ * reports lost (link->peer_lost, feedback.c).  It still gets a marker now
  * and then, as a probe, so the peer hears the link again once it heals,
- * and answers.
+ * and answers or reports it.
  */
 static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 						 u32 gseq, u64 now)
@@ -128,10 +130,10 @@ static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 			WRITE_ONCE(link->rx_silent, true);
 			silent = true;
 		}
-		if (silent) {
+		if (silent || READ_ONCE(link->peer_lost)) {
 			if (now - READ_ONCE(link->tx_last) >=
 			    STRIPE_PROBE_INTERVALS * interval)
-				stripe_marker_send(m, link, now);
+				stripe_marker_send(m, link, now, true);
 			next = max(next, STRIPE_MARKER_PROBE);
 			continue;
 		}
@@ -140,7 +142,7 @@ static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 		if (now - READ_ONCE(link->tx_last) < interval)
 			next = STRIPE_MARKER_SOON;
 		else
-			stripe_marker_send(m, link, now);
+			stripe_marker_send(m, link, now, false);
 	}
 	rcu_read_unlock_bh();
 	return next;

@@ -211,8 +211,12 @@ int stripe_master_configure(struct stripe_master *m,
 	if (reorder) {
 		stripe_master_update(m);	/* the header changes the MTU */
 		/* Failover needs reorder on (marker.c): start afresh. */
-		list_for_each_entry(link, &m->links, node)
+		spin_lock_bh(&m->fb_lock);
+		list_for_each_entry(link, &m->links, node) {
 			WRITE_ONCE(link->rx_silent, false);
+			WRITE_ONCE(link->peer_lost, false);
+		}
+		spin_unlock_bh(&m->fb_lock);
 	}
 	return 0;
 }
@@ -257,6 +261,7 @@ static int stripe_master_init(struct net_device *dev)
 	INIT_LIST_HEAD(&m->links);
 	m->sender_id = get_random_u32();
 	stripe_marker_init(m);
+	stripe_feedback_init(m);
 	m->srr = alloc_percpu(struct stripe_srr);
 	m->stats = netdev_alloc_pcpu_stats(struct stripe_master_stats);
 	if (!m->srr || !m->stats)
@@ -292,6 +297,7 @@ static void stripe_master_uninit(struct net_device *dev)
 			stripe_link_leave(link);
 	}
 	stripe_marker_stop(m);
+	stripe_feedback_stop(m);
 	stripe_rx_destroy(m);
 	stripe_table_free(rtnl_dereference(m->table));
 	RCU_INIT_POINTER(m->table, NULL);

@@ -61,15 +61,54 @@ int stripe_wire_parse(const void *data, unsigned int len,
 	wi->proto = h->proto;
 	wi->sender = get_unaligned_be32(&h->sender);
 	wi->flow = get_unaligned_be16(&h->flow);
+	wi->link = h->link;
 	wi->gseq = get_unaligned_be32(&h->gseq);
 	wi->fseq = get_unaligned_be32(&h->fseq);
 	wi->tstamp = get_unaligned_be32(&h->tstamp);
+	if ((wi->flags & STRIPE_WIRE_F_MARKER) &&
+	    (wi->flags & STRIPE_WIRE_F_FEEDBACK))
+		return -EINVAL;
+	if (wi->flags & STRIPE_WIRE_F_FEEDBACK)
+		return wi->proto || wi->flow || wi->link || wi->gseq ||
+		       wi->fseq ? -EINVAL : 0;
+	if (wi->link >= STRIPE_WIRE_LINKS)
+		return -EINVAL;
 	if (wi->flags & STRIPE_WIRE_F_MARKER)
 		return wi->proto || wi->flow || wi->fseq ? -EINVAL : 0;
 	if (wi->flow >= STRIPE_FLOW_BUCKETS ||
 	    (wi->proto != htons(ETH_P_IP) && wi->proto != htons(ETH_P_IPV6)))
 		return -EINVAL;
 	return 0;
+}
+
+/* Check the body of a feedback frame (@data: what follows the header):
+ * the number of reports, or -EINVAL.  @report has room for
+ * STRIPE_WIRE_LINKS.
+ */
+int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
+			       struct stripe_link_report *report)
+{
+	const struct stripe_wire_feedback *fb = data;
+	const struct stripe_wire_link_report *w;
+	unsigned int i;
+
+	if (len < sizeof(*fb) || fb->n > STRIPE_WIRE_LINKS ||
+	    len < sizeof(*fb) + fb->n * sizeof(*w))
+		return -EINVAL;
+	w = (const void *)(fb + 1);
+	for (i = 0; i < fb->n; i++, w++) {
+		if (w->link >= STRIPE_WIRE_LINKS ||
+		    w->state < STRIPE_WIRE_LINK_DELIVERING ||
+		    w->state > STRIPE_WIRE_LINK_UNKNOWN)
+			return -EINVAL;
+		report[i].link = w->link;
+		report[i].state = w->state;
+		report[i].age_ms = get_unaligned_be16(&w->age_ms);
+		report[i].frames = get_unaligned_be32(&w->frames);
+		report[i].bytes = get_unaligned_be32(&w->bytes);
+	}
+	*peer = get_unaligned_be32(&fb->peer);
+	return fb->n;
 }
 
 static unsigned int stripe_hist_bucket(u64 us)
@@ -309,6 +348,65 @@ static void stripe_reseq_note_owd(struct stripe_rx_sender *s, u32 link,
 		s->owd_min[link] = owd_us;
 }
 
+/* How long @link may deliver nothing before feedback calls it lost:
+ * twice the gap between its frames that 99 % of its gaps lately stayed
+ * under (rounded up to a power of two ms), at least @lost_ns and at most
+ * STRIPE_RX_LOST_MAX_NS.  A slow link (every gap long) gets more time; a
+ * few long gaps (a receiver whose CPU left the link's queue unserved for a
+ * while, a sender's stall) do not count.
+ */
+static u64 stripe_reseq_lost_after(const struct stripe_rx_sender *s, u32 link,
+				   u64 lost_ns)
+{
+	u32 n = 0, sum = 0, k;
+
+	for (k = 0; k < STRIPE_RX_GAP_BUCKETS; k++)
+		n += s->gap_hist[link][k] + s->gap_hist_last[link][k];
+	for (k = 0; k < STRIPE_RX_GAP_BUCKETS; k++) {
+		sum += s->gap_hist[link][k] + s->gap_hist_last[link][k];
+		if (100 * sum >= 99 * n)
+			break;
+	}
+	/* bucket k holds gaps shorter than 2^k ms */
+	return clamp_t(u64, 2 * (NSEC_PER_MSEC << k), lost_ns,
+		       STRIPE_RX_LOST_MAX_NS);
+}
+
+/* Count the gap between two frames of @link, while its sender is active
+ * (not across a pause), in the window of the delays.
+ */
+static void stripe_reseq_note_gap(struct stripe_rx_sender *s, u32 link,
+				  u64 now)
+{
+	u64 gap_ms = div_u64(now - max(s->link_seen[link], s->fb_since),
+			     NSEC_PER_MSEC);
+	unsigned int k;
+
+	if (now - s->gap_window > STRIPE_RX_OWD_WINDOW_NS) {
+		memcpy(s->gap_hist_last, s->gap_hist, sizeof(s->gap_hist));
+		memset(s->gap_hist, 0, sizeof(s->gap_hist));
+		s->gap_window = now;
+	}
+	if (!test_bit(link, s->links))
+		return;		/* its first frame */
+	k = gap_ms ? min_t(u64, fls64(gap_ms), STRIPE_RX_GAP_BUCKETS - 1) : 0;
+	if (s->gap_hist[link][k] < U16_MAX)
+		s->gap_hist[link][k]++;
+}
+
+/* As stripe_reseq_silent_for(), for feedback: a pause of the sender is one
+ * longer than a link may be quiet (the loss rule's hold bound is shorter:
+ * with it, every short stall of the sender would restart the count, and a
+ * dead link would never be reported).
+ */
+static u64 stripe_reseq_fb_silent_for(const struct stripe_rx_sender *s,
+				      unsigned int link)
+{
+	u64 since = max(s->link_seen[link], s->fb_since);
+
+	return s->last_seen > since ? s->last_seen - since : 0;
+}
+
 static s32 stripe_reseq_base_owd(const struct stripe_rx_sender *s, u32 link)
 {
 	return min(s->owd_min[link], s->owd_min_last[link]);
@@ -318,12 +416,27 @@ static s32 stripe_reseq_base_owd(const struct stripe_rx_sender *s, u32 link)
 static void stripe_reseq_note_link(struct stripe_reseq *r,
 				   struct stripe_rx_sender *s,
 				   const struct stripe_reseq_cfg *cfg, u32 link,
-				   u32 gseq, const struct stripe_reseq_now *now)
+				   const struct stripe_wire_info *wi,
+				   unsigned int len,
+				   const struct stripe_reseq_now *now)
 {
-	if (bitmap_empty(s->links, STRIPE_RX_LINKS) ||
-	    now->ns - s->last_seen > cfg->silent_ns)
-		s->active_since = now->ns;	/* a pause ended */
-	s->last_seen = now->ns;
+	u32 gseq = wi->gseq;
+	u8 wire_link = wi->link;
+
+	/* A probe says the link works, not that the sender is active: with
+	 * it the links the sender does not use would look silent.
+	 */
+	if (!(wi->flags & STRIPE_WIRE_F_PROBE)) {
+		if (bitmap_empty(s->links, STRIPE_RX_LINKS) ||
+		    now->ns - s->last_seen > cfg->silent_ns)
+			s->active_since = now->ns;	/* a pause ended */
+		if (bitmap_empty(s->links, STRIPE_RX_LINKS) ||
+		    now->ns - s->last_seen > STRIPE_RX_FB_PAUSE_NS)
+			s->fb_since = now->ns;
+		s->last_seen = now->ns;
+	}
+	if (!(wi->flags & STRIPE_WIRE_F_PROBE))
+		stripe_reseq_note_gap(s, link, now->ns);
 	if (!test_bit(link, s->links)) {
 		__set_bit(link, s->links);
 		s->newest[link] = gseq;
@@ -338,6 +451,11 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 	s->link_seen[link] = now->ns;
 	__clear_bit(link, s->stale);
 	stripe_reseq_note_owd(s, link, now->owd_us, now->ns);
+	s->wire_link[link] = wire_link;
+	if (now->src)
+		memcpy(s->addr[link], now->src, ETH_ALEN);
+	s->link_frames[link]++;
+	s->link_bytes[link] += len;
 }
 
 /* Insert in fseq order; false if it is a duplicate. */
@@ -465,7 +583,7 @@ void stripe_reseq_frame(struct stripe_reseq *r,
 		kfree_skb(skb);
 		return;
 	}
-	stripe_reseq_note_link(r, s, cfg, link, wi->gseq, now);
+	stripe_reseq_note_link(r, s, cfg, link, wi, skb->len, now);
 	if (marker) {
 		r->stats.markers++;
 		kfree_skb(skb);
@@ -534,6 +652,11 @@ void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link)
 		s->link_seen[link] = 0;
 		s->owd_min[link] = S32_MAX;
 		s->owd_min_last[link] = S32_MAX;
+		s->link_frames[link] = 0;
+		s->link_bytes[link] = 0;
+		memset(s->gap_hist[link], 0, sizeof(s->gap_hist[link]));
+		memset(s->gap_hist_last[link], 0,
+		       sizeof(s->gap_hist_last[link]));
 	}
 }
 
@@ -620,4 +743,52 @@ bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
 			fastest = min(fastest, stripe_reseq_base_owd(s, i));
 	*skew_us = owd > fastest ? (u32)((s64)owd - fastest) : 0;
 	return true;
+}
+
+static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
+				  unsigned int link, u64 lost_ns)
+{
+	if (stripe_reseq_fb_silent_for(s, link) >
+	    stripe_reseq_lost_after(s, link, lost_ns))
+		return STRIPE_WIRE_LINK_LOST;
+	/* Quiet since the sender came back from a pause: no evidence yet */
+	if (s->link_seen[link] < s->fb_since)
+		return STRIPE_WIRE_LINK_UNKNOWN;
+	return STRIPE_WIRE_LINK_DELIVERING;
+}
+
+/* The feedback for the sender in @slot, if it was heard within the last
+ * second: one report per local link it was heard on, by its own id of
+ * the link.  A link is LOST when it delivered nothing for @lost_ns, or
+ * twice the longest quiet it showed lately if that is longer, while the
+ * sender's other links did (measured, like the loss rule's silence, up to
+ * the sender's last frame: a pause or a stall of the whole sender is not a
+ * link's fault).
+ */
+bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
+			   u64 lost_ns, struct stripe_feedback_msg *msg)
+{
+	const struct stripe_rx_sender *s;
+	unsigned int i;
+
+	if (slot >= STRIPE_RX_SENDERS)
+		return false;
+	s = r->senders[slot];
+	if (!s || now - s->last_seen > STRIPE_RX_IDLE_NS)
+		return false;
+	msg->peer = s->id;
+	msg->n = 0;
+	bitmap_copy(msg->links, s->links, STRIPE_RX_LINKS);
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
+		struct stripe_link_report *rep = &msg->report[msg->n++];
+		u64 age_ms = div_u64(now - s->link_seen[i], NSEC_PER_MSEC);
+
+		rep->link = s->wire_link[i];
+		rep->state = stripe_reseq_link_state(s, i, lost_ns);
+		rep->age_ms = min_t(u64, age_ms, U16_MAX);
+		rep->frames = s->link_frames[i];
+		rep->bytes = s->link_bytes[i];
+		memcpy(msg->addr[i], s->addr[i], ETH_ALEN);
+	}
+	return msg->n > 0;
 }

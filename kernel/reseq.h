@@ -16,6 +16,7 @@
 #define _STRIPE_RESEQ_H
 
 #include <linux/bitmap.h>
+#include <linux/if_ether.h>
 #include <linux/skbuff.h>
 #include <linux/stripe.h>
 
@@ -26,6 +27,13 @@
  * cannot keep a returning peer out for long.
  */
 #define STRIPE_RX_IDLE_NS	(1000ULL * 1000 * 1000)
+/* A sender quiet this long paused: feedback counts links' silence anew */
+#define STRIPE_RX_FB_PAUSE_NS	(STRIPE_FEEDBACK_LOST_MS * 1000ULL * 1000)
+/* ... and a link quiet this long is lost whatever gaps it showed before
+ * (down to about 100 kbit/s at MTU 1500 fits below it)
+ */
+#define STRIPE_RX_LOST_MAX_NS	(256ULL * 1000 * 1000)
+#define STRIPE_RX_GAP_BUCKETS	9	/* < 1, 2, 4 .. 128 ms, and longer */
 /* The base one-way delay of a link is its least over one to two windows */
 #define STRIPE_RX_OWD_WINDOW_NS	(1000ULL * 1000 * 1000)
 
@@ -43,6 +51,7 @@ struct stripe_wire_info {
 	__be16 proto;		/* of the packet that follows; 0 in a marker */
 	u32 sender;
 	u16 flow;
+	u8 link;		/* the sender's link id */
 	u32 gseq;
 	u32 fseq;
 	u32 tstamp;		/* sender's clock, us */
@@ -56,10 +65,35 @@ struct stripe_reseq_cfg {
 	u32 buffer_limit;	/* frames held in all */
 };
 
-/* Time as the caller read it, under its lock */
+/* Time as the caller read it, under its lock, and where the frame came
+ * from
+ */
 struct stripe_reseq_now {
 	u64 ns;			/* monotonic */
 	s32 owd_us;		/* this frame: arrival minus tstamp, in us */
+	const u8 *src;		/* its source address (ETH_ALEN), or NULL */
+};
+
+/* A link report of a feedback frame (struct stripe_wire_link_report), in
+ * host order
+ */
+struct stripe_link_report {
+	u8 link;		/* the sender's link id */
+	u8 state;		/* enum stripe_wire_link_state */
+	u16 age_ms;
+	u32 frames;
+	u32 bytes;
+};
+
+/* What the receiver tells one sender: its reports, and where to send them
+ * (the local links the sender was heard on, and its address on each)
+ */
+struct stripe_feedback_msg {
+	u32 peer;
+	u32 n;
+	struct stripe_link_report report[STRIPE_RX_LINKS];
+	DECLARE_BITMAP(links, STRIPE_RX_LINKS);
+	u8 addr[STRIPE_RX_LINKS][ETH_ALEN];
 };
 
 /* One flow bucket of one sender */
@@ -85,6 +119,20 @@ struct stripe_rx_sender {
 	DECLARE_BITMAP(stale, STRIPE_RX_LINKS);
 	u32 newest[STRIPE_RX_LINKS];	/* newest gseq per link */
 	u64 link_seen[STRIPE_RX_LINKS];	/* ns */
+	/* Per local link, for feedback: the sender's id of the link, its
+	 * address there, and what arrived (wrapping)
+	 */
+	u8 wire_link[STRIPE_RX_LINKS];
+	u8 addr[STRIPE_RX_LINKS][ETH_ALEN];
+	u32 link_frames[STRIPE_RX_LINKS];
+	u32 link_bytes[STRIPE_RX_LINKS];
+	u64 fb_since;			/* ns, end of the last long pause */
+	/* Gaps between two frames of a link, by length (bucket k: shorter
+	 * than 2^k ms), in this window of the delays and the last
+	 */
+	u64 gap_window;
+	u16 gap_hist[STRIPE_RX_LINKS][STRIPE_RX_GAP_BUCKETS];
+	u16 gap_hist_last[STRIPE_RX_LINKS][STRIPE_RX_GAP_BUCKETS];
 	/* Least one-way delay per link (us) in this window and the last */
 	u64 owd_window;			/* ns, start of this window */
 	s32 owd_min[STRIPE_RX_LINKS];
@@ -123,6 +171,8 @@ struct stripe_reseq {
 
 int stripe_wire_parse(const void *data, unsigned int len,
 		      struct stripe_wire_info *wi);
+int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
+			       struct stripe_link_report *report);
 
 void stripe_reseq_init(struct stripe_reseq *r);
 void stripe_reseq_frame(struct stripe_reseq *r,
@@ -140,5 +190,7 @@ bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us);
 u32 stripe_reseq_max_skew(const struct stripe_reseq *r);
 u64 stripe_reseq_max_late(const struct stripe_reseq *r, u64 now);
+bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
+			   u64 lost_ns, struct stripe_feedback_msg *msg);
 
 #endif /* _STRIPE_RESEQ_H */

@@ -162,6 +162,10 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		kfree_skb(skb);
 		return;
 	}
+	if (wi.flags & STRIPE_WIRE_F_FEEDBACK) {
+		stripe_feedback_rx(m, link, skb, &wi);
+		return;
+	}
 	/* GRO (stripe_rx_poll) rewrites a frame's shared info, so the frame
 	 * must own it.  A clone shares it: over a veth without NAPI the frame
 	 * is a clone of the sending TCP socket's own skb (GRO would empty the
@@ -177,6 +181,8 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		WRITE_ONCE(link->rx_silent, false);	/* heard again */
 	real_us = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 	now.owd_us = (s32)(real_us - wi.tstamp);
+	now.src = skb_mac_header_was_set(skb) && skb_mac_header_len(skb) >= ETH_HLEN &&
+		  link->dev->addr_len == ETH_ALEN ? eth_hdr(skb)->h_source : NULL;
 
 	/* From here on it is a packet of the master: the link's checksum
 	 * (CHECKSUM_COMPLETE) must no longer cover the header, and the link's
@@ -198,6 +204,7 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	stripe_rx_up(m);
 	stripe_rx_arm(m);
 	spin_unlock(&rx->lock);
+	stripe_feedback_arm(m);
 }
 
 /* Does the peer's traffic no longer arrive on @link?  (marker.c) */

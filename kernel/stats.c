@@ -57,6 +57,20 @@ static int stripe_put_skew(struct stripe_link *link, struct sk_buff *skb)
 	return known ? nla_put_u32(skb, TCA_STRIPE_LSTAT_RX_SKEW_US, skew) : 0;
 }
 
+/* What the peer's feedback did with the link (feedback.c) */
+static int stripe_put_health(struct stripe_link *link, struct sk_buff *skb)
+{
+	u64 left = READ_ONCE(link->fb_left);
+
+	if (nla_put_u64_64bit(skb, TCA_STRIPE_LSTAT_LEFT, left,
+			      TCA_STRIPE_LSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_LSTAT_BACK,
+			      READ_ONCE(link->fb_back), TCA_STRIPE_LSTAT_PAD))
+		return -EMSGSIZE;
+	return left ? nla_put_u32(skb, TCA_STRIPE_LSTAT_LEFT_AFTER_MS,
+				  READ_ONCE(link->fb_left_after_ms)) : 0;
+}
+
 static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 {
 	struct stripe_link_counters c;
@@ -86,6 +100,7 @@ static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 			      TCA_STRIPE_LSTAT_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_LSTAT_TX_MARKERS, c.tx_markers,
 			      TCA_STRIPE_LSTAT_PAD) ||
+	    stripe_put_health(link, skb) ||
 	    stripe_put_skew(link, skb)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
@@ -197,6 +212,12 @@ static int stripe_put_master(struct stripe_master *m, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_STRIPE_MSTAT_SENDER_ID, m->sender_id) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_TX_MARKERS, c.tx_markers,
 			      TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_TX_FEEDBACK,
+			      READ_ONCE(m->fb_tx), TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_FEEDBACK,
+			      READ_ONCE(m->fb_rx), TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_FEEDBACK_OTHER,
+			      READ_ONCE(m->fb_rx_other), TCA_STRIPE_MSTAT_PAD) ||
 	    stripe_put_rx(m, skb)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;

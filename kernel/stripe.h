@@ -115,6 +115,19 @@ struct stripe_link {
 	 * clears it; read without a lock).
 	 */
 	bool rx_silent;
+	/* The peer reports that nothing arrives on the link: the transmit
+	 * path avoids it, the marker timer probes it (feedback.c writes it
+	 * under the master's fb_lock, with the fb_* fields; read without)
+	 */
+	bool peer_lost;
+	u64 fb_good_since;	/* ns, first report of delivering since lost */
+	u64 fb_up_at;		/* ns, when it last came back */
+	u32 fb_flaps;		/* losses soon after coming back */
+	u32 fb_left_after_ms;	/* the last loss: ms since it delivered */
+	u64 fb_left;		/* times taken out */
+	u64 fb_back;		/* times brought back */
+	struct stripe_link_report fb_report;	/* the peer's last */
+	u64 fb_report_at;	/* ns */
 	bool enslaved;		/* joined by ip link: released the same way */
 	struct rcu_head rcu;
 };
@@ -209,6 +222,14 @@ struct stripe_master {
 	unsigned long marker_armed;		/* bit 0: timer started */
 	struct stripe_tx_flow tx_flow[STRIPE_FLOW_BUCKETS];
 	struct stripe_rx rx;
+	/* feedback.c */
+	spinlock_t fb_lock;			/* the links' fb_* fields */
+	struct hrtimer fb_timer;		/* runs while senders are heard */
+	unsigned long fb_armed;			/* bit 0: timer started */
+	struct stripe_feedback_msg fb_msg;	/* the timer's own */
+	u64 fb_tx;				/* frames sent, the timer */
+	u64 fb_rx;				/* about us, fb_lock */
+	u64 fb_rx_other;			/* about others, racy count */
 };
 
 /* master.c */
@@ -252,6 +273,21 @@ void stripe_release(struct stripe_link *link);
 void stripe_marker_init(struct stripe_master *m);
 void stripe_marker_stop(struct stripe_master *m);
 void stripe_marker_arm(struct stripe_master *m);
+
+/* feedback.c */
+void stripe_feedback_init(struct stripe_master *m);
+void stripe_feedback_stop(struct stripe_master *m);
+void stripe_feedback_arm(struct stripe_master *m);
+void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
+			struct sk_buff *skb, const struct stripe_wire_info *wi);
+
+/* Is the link out of rotation (failover)?  Its peer is not heard on it,
+ * or reports that it gets nothing on it.
+ */
+static inline bool stripe_link_left(const struct stripe_link *link)
+{
+	return READ_ONCE(link->rx_silent) || READ_ONCE(link->peer_lost);
+}
 
 /* ndisc.c */
 bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);

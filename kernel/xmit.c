@@ -61,14 +61,14 @@ static void stripe_link_count_busy(struct stripe_link *link)
 	u64_stats_update_end(&s->syncp);
 }
 
-/* A link that is down, has no carrier or has gone silent (failover,
- * marker.c) is passed over silently; one that is up but full counts a busy
+/* A link that is down, has no carrier or was left (failover: marker.c,
+ * feedback.c) is passed over silently; one that is up but full counts a busy
  * skip.
  */
 static bool stripe_link_try(struct stripe_link *link)
 {
 	if (!netif_running(link->dev) || !netif_carrier_ok(link->dev) ||
-	    READ_ONCE(link->rx_silent))
+	    stripe_link_left(link))
 		return false;
 	if (stripe_link_can_send(link))
 		return true;
@@ -99,7 +99,7 @@ static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 		for (visits = 0; visits < t->n; visits++) {
 			c = srr->cursor;
 			if (stripe_link_can_send(t->slot[c].link) &&
-			    (pass || !READ_ONCE(t->slot[c].link->rx_silent)))
+			    (pass || !stripe_link_left(t->slot[c].link)))
 				goto found;
 			stripe_srr_advance(srr, t);
 		}
@@ -218,6 +218,7 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 	h->proto = skb->protocol;
 	h->sender = htonl(m->sender_id);
 	h->flow = htons(flow);
+	h->link = link->id;
 	h->reserved = 0;
 	h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
 	skb->protocol = htons(ETH_P_STRIPE);
@@ -271,7 +272,7 @@ static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 	if (bytes >= min)
 		return NULL;
 	link = t->slot[reciprocal_scale(hash, t->n)].link;
-	return stripe_link_can_send(link) && !READ_ONCE(link->rx_silent) ?
+	return stripe_link_can_send(link) && !stripe_link_left(link) ?
 	       link : NULL;
 }
 

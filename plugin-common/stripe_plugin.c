@@ -180,5 +180,6 @@ const struct stripe_flag_name stripe_link_flag_names[] = {
 	{ STRIPE_LINK_F_CARRIER, "carrier" },
 	{ STRIPE_LINK_F_ACTIVE,	 "active" },
 	{ STRIPE_LINK_F_SILENT,	 "silent" },
+	{ STRIPE_LINK_F_LOST,	 "lost" },
 };
 const size_t stripe_link_nflags = STRIPE_ARRAY_SIZE(stripe_link_flag_names);

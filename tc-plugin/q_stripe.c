@@ -271,6 +271,19 @@ static void stripe_print_markers(struct rtattr *tx, struct rtattr *rx)
 			      " rx %" PRIu64);
 }
 
+/* " feedback tx N rx N other N", if the kernel sends the counters */
+static void stripe_print_feedback(struct rtattr **tb)
+{
+	if (!tb[TCA_STRIPE_MSTAT_TX_FEEDBACK] &&
+	    !tb[TCA_STRIPE_MSTAT_RX_FEEDBACK])
+		return;
+	print_string(PRINT_FP, NULL, "%s", " feedback");
+	stripe_print_u64_stat(STRIPE_MSTAT(TX_FEEDBACK), " tx %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_FEEDBACK), " rx %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_FEEDBACK_OTHER),
+			      " other %" PRIu64);
+}
+
 /*
  * The hold-time histogram, TCA_STRIPE_MSTAT_RX_HOLD_HIST: the k-th bucket
  * attribute is bucket k, whatever else the nest holds, so an unreadable
@@ -364,6 +377,10 @@ static void stripe_print_link(struct rtattr *link)
 	stripe_print_u64_stat(STRIPE_LSTAT(RX_PACKETS), " rx %" PRIu64 " pkts");
 	stripe_print_u64_stat(STRIPE_LSTAT(RX_BYTES), " %" PRIu64 " bytes");
 	stripe_print_markers(tb[TCA_STRIPE_LSTAT_TX_MARKERS], NULL);
+	/* What the peer's feedback did: " left N back N after Nms" */
+	stripe_print_u64_stat(STRIPE_LSTAT(LEFT), " left %" PRIu64);
+	stripe_print_u64_stat(STRIPE_LSTAT(BACK), " back %" PRIu64);
+	stripe_print_u32_opt(STRIPE_LSTAT(LEFT_AFTER_MS), " after %ums");
 	/* Absent until the receiver has measured it */
 	stripe_print_u32_opt(STRIPE_LSTAT(RX_SKEW_US), " skew %uus");
 	close_json_object();
@@ -395,6 +412,7 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_BYTES), " %" PRIu64 " bytes");
 	stripe_print_markers(tb[TCA_STRIPE_MSTAT_TX_MARKERS],
 			     tb[TCA_STRIPE_MSTAT_RX_MARKERS]);
+	stripe_print_feedback(tb);
 	if (tb[TCA_STRIPE_MSTAT_RX_IN_ORDER] || tb[TCA_STRIPE_MSTAT_RX_SENDERS])
 		print_string(PRINT_FP, NULL, "%s", "\n  resequencer");
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_IN_ORDER), " in_order %" PRIu64);

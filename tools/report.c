@@ -220,10 +220,11 @@ static void sp_side_text(FILE *f, const struct sp_side *s)
 
 static void sp_flags_text(char *buf, size_t len, uint32_t fl)
 {
-	snprintf(buf, len, "%s%s%s%s", fl & STRIPE_LINK_F_UP ? "up" : "down",
+	snprintf(buf, len, "%s%s%s%s%s", fl & STRIPE_LINK_F_UP ? "up" : "down",
 		 fl & STRIPE_LINK_F_CARRIER ? ",carrier" : "",
 		 fl & STRIPE_LINK_F_ACTIVE ? ",active" : "",
-		 fl & STRIPE_LINK_F_SILENT ? ",silent" : "");
+		 fl & STRIPE_LINK_F_SILENT ? ",silent" : "",
+		 fl & STRIPE_LINK_F_LOST ? ",lost" : "");
 }
 
 /* Bucket k of the hold-time histogram: [lo, hi) us; false: no hi */

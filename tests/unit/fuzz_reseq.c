@@ -99,6 +99,37 @@ static void check_out(struct stripe_reseq *r)
 	}
 }
 
+/* The input as a feedback body: what is read lies within it */
+static void check_feedback_parse(const u8 *data, size_t size)
+{
+	static struct stripe_link_report rep[STRIPE_WIRE_LINKS];
+	u32 peer;
+	int n = stripe_wire_parse_feedback(data, size, &peer, rep);
+
+	if (n >= 0 &&
+	    (n > STRIPE_WIRE_LINKS ||
+	     sizeof(struct stripe_wire_feedback) +
+	     n * sizeof(struct stripe_wire_link_report) > size))
+		fail("feedback: reports read beyond the frame");
+}
+
+/* The feedback a receiver would send: one report per link heard on */
+static void check_feedback(const struct stripe_reseq *r, u32 slot, u64 now)
+{
+	static struct stripe_feedback_msg msg;
+	unsigned int i;
+
+	if (!stripe_reseq_feedback(r, slot, now, 20 * 1000 * 1000, &msg))
+		return;
+	if (msg.n > STRIPE_RX_LINKS)
+		fail("feedback: more reports than links");
+	for (i = 0; i < msg.n; i++)
+		if (msg.report[i].link >= STRIPE_WIRE_LINKS ||
+		    msg.report[i].state < STRIPE_WIRE_LINK_DELIVERING ||
+		    msg.report[i].state > STRIPE_WIRE_LINK_UNKNOWN)
+			fail("feedback: a report the parser would refuse");
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static struct stripe_reseq r;
@@ -106,6 +137,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	memset(last, 0, sizeof(last));
 	stripe_reseq_init(&r);
+	check_feedback_parse(data, size);
 	for (; size >= REC; data += REC, size -= REC) {
 		struct stripe_wire_hdr h;
 		struct stripe_wire_info wi;
@@ -116,7 +148,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		h.sender = htonl(ntohl(h.sender) % SENDERS);
 		if (data[2] & 1) {
 			stripe_reseq_tick(&r, &cfg, now);
-		} else if (!stripe_wire_parse(&h, sizeof(h), &wi)) {
+		} else if (data[2] & 2) {
+			check_feedback(&r, data[3] % STRIPE_RX_SENDERS, now);
+		} else if (!stripe_wire_parse(&h, sizeof(h), &wi) &&
+			   !(wi.flags & STRIPE_WIRE_F_FEEDBACK)) {
 			struct stripe_reseq_now t = {
 				.ns = now, .owd_us = (s8)data[3] * 100,
 			};

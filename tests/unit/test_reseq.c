@@ -84,9 +84,19 @@ static void test_parse(void)
 	      "parse: a good header is read in host order");
 	check(stripe_wire_parse(&h, sizeof(h) - 1, &wi) == -EINVAL,
 	      "parse: a short header is refused");
-	h.version = 2;
+	h.version = STRIPE_WIRE_VERSION + 1;
 	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
 	      "parse: another version is refused");
+	h.version = 1;
+	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
+	      "parse: version 1 (no link id) is refused");
+	h = wire_hdr(7, 3, 10, 20, false);
+	h.link = 9;
+	check(!stripe_wire_parse(&h, sizeof(h), &wi) && wi.link == 9,
+	      "parse: the sender's link id is read");
+	h.link = STRIPE_WIRE_LINKS;
+	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
+	      "parse: a link id out of range is refused");
 	h = wire_hdr(7, STRIPE_FLOW_BUCKETS, 1, 1, false);
 	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
 	      "parse: a flow bucket out of range is refused");
@@ -100,6 +110,275 @@ static void test_parse(void)
 	h.fseq = htonl(5);
 	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
 	      "parse: a marker with a flow sequence is refused");
+}
+
+/* A feedback frame's body: @n reports, link i+1, state @state */
+static unsigned int fb_body(u8 *buf, u32 peer, unsigned int n, u8 state)
+{
+	struct stripe_wire_feedback *fb = (void *)buf;
+	struct stripe_wire_link_report *w = (void *)(fb + 1);
+	unsigned int i;
+
+	memset(fb, 0, sizeof(*fb));
+	fb->peer = htonl(peer);
+	fb->n = n;
+	for (i = 0; i < n && i < STRIPE_WIRE_LINKS; i++, w++) {
+		memset(w, 0, sizeof(*w));
+		w->link = i + 1;
+		w->state = state;
+		w->age_ms = htons(7);
+		w->frames = htonl(1000 + i);
+	}
+	return sizeof(*fb) + n * sizeof(*w);
+}
+
+static void test_parse_feedback(void)
+{
+	struct stripe_link_report rep[STRIPE_WIRE_LINKS];
+	struct stripe_wire_hdr h = wire_hdr(7, 0, 0, 0, true);
+	u8 buf[sizeof(struct stripe_wire_feedback) +
+	       (STRIPE_WIRE_LINKS + 1) * sizeof(struct stripe_wire_link_report)];
+	struct stripe_wire_info wi;
+	unsigned int len;
+	u32 peer = 0;
+
+	h.flags = STRIPE_WIRE_F_FEEDBACK;
+	check(!stripe_wire_parse(&h, sizeof(h), &wi),
+	      "feedback: a feedback header is accepted");
+	h.gseq = htonl(3);
+	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
+	      "feedback: ... not with a sequence number");
+	h.gseq = 0;
+	h.flags |= STRIPE_WIRE_F_MARKER;
+	check(stripe_wire_parse(&h, sizeof(h), &wi) == -EINVAL,
+	      "feedback: ... nor as a marker too");
+
+	len = fb_body(buf, 42, 2, STRIPE_WIRE_LINK_LOST);
+	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == 2 &&
+	      peer == 42 && rep[0].link == 1 && rep[1].link == 2 &&
+	      rep[1].state == STRIPE_WIRE_LINK_LOST && rep[1].age_ms == 7 &&
+	      rep[1].frames == 1001,
+	      "feedback: two reports read in host order");
+	check(stripe_wire_parse_feedback(buf, len - 1, &peer, rep) == -EINVAL,
+	      "feedback: a report cut short is refused");
+	len = fb_body(buf, 42, STRIPE_WIRE_LINKS + 1, STRIPE_WIRE_LINK_LOST);
+	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == -EINVAL,
+	      "feedback: more reports than links is refused");
+	len = fb_body(buf, 42, 1, STRIPE_WIRE_LINK_UNKNOWN + 1);
+	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == -EINVAL,
+	      "feedback: an unknown link state is refused");
+	len = fb_body(buf, 42, 1, 0);
+	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == -EINVAL,
+	      "feedback: ... so is state 0");
+	len = fb_body(buf, 42, STRIPE_WIRE_LINKS, STRIPE_WIRE_LINK_DELIVERING);
+	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == -EINVAL,
+	      "feedback: a link id out of range is refused");
+}
+
+/* A frame with the sender's link id @wlink, a probe if @probe */
+static void frame_on(u32 link, u8 wlink, u32 gseq, u64 now, bool probe)
+{
+	struct stripe_wire_hdr h = wire_hdr(5, 1, gseq, gseq, probe);
+
+	h.link = wlink;
+	if (probe)
+		h.flags |= STRIPE_WIRE_F_PROBE;
+	assert(!feed(&r, &cfg, link, &h, sizeof(h), TAG(1, gseq), now, 100));
+	while ((skb_queue_len(&r.out)))
+		kfree_skb(__skb_dequeue(&r.out));
+}
+
+static const struct stripe_link_report *report_of(
+	const struct stripe_feedback_msg *msg, u8 wlink)
+{
+	unsigned int i;
+
+	for (i = 0; i < msg->n; i++)
+		if (msg->report[i].link == wlink)
+			return &msg->report[i];
+	return NULL;
+}
+
+static void test_feedback(void)
+{
+	static struct stripe_feedback_msg msg;
+	const struct stripe_link_report *a, *b, *c;
+	u64 t = 1000 * MS;
+	u32 g = 1, slot;
+
+	start();
+	/* Local links 0, 1, 2 are the sender's links 10, 11, 12 */
+	frame_on(0, 10, g++, t, false);
+	frame_on(1, 11, g++, t, false);
+	frame_on(2, 12, g++, t, false);
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
+			break;
+	check(slot < STRIPE_RX_SENDERS && msg.peer == 5 && msg.n == 3 &&
+	      test_bit(2, msg.links) && report_of(&msg, 12) &&
+	      report_of(&msg, 12)->state == STRIPE_WIRE_LINK_DELIVERING &&
+	      report_of(&msg, 12)->frames == 1,
+	      "feedback: every link reported, by the sender's id, delivering");
+	/* Links 0 and 1 go on for 30 ms, link 2 delivers nothing */
+	for (; t < 1030 * MS; t += MS) {
+		frame_on(0, 10, g++, t, false);
+		frame_on(1, 11, g++, t, false);
+	}
+	stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg);
+	a = report_of(&msg, 10);
+	b = report_of(&msg, 11);
+	c = report_of(&msg, 12);
+	check(a && b && c && a->state == STRIPE_WIRE_LINK_DELIVERING &&
+	      b->state == STRIPE_WIRE_LINK_DELIVERING &&
+	      c->state == STRIPE_WIRE_LINK_LOST && c->age_ms >= 29 &&
+	      a->frames == 31,
+	      "feedback: a link quiet for 20 ms while the others deliver is lost");
+	/* The sender left link 2 and stops: only probes arrive, on link 2 */
+	for (; t < 1070 * MS; t += 5 * MS)
+		frame_on(2, 12, g - 1, t, true);
+	stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg);
+	a = report_of(&msg, 10);
+	c = report_of(&msg, 12);
+	check(a && c && c->state == STRIPE_WIRE_LINK_DELIVERING &&
+	      a->state == STRIPE_WIRE_LINK_DELIVERING,
+	      "feedback: probes show the link back, and do not make the idle links lost");
+	check(!stripe_reseq_feedback(&r, slot, t + 2000 * MS, 20 * MS, &msg),
+	      "feedback: none for a sender idle for a second");
+}
+
+/* A link whose frames normally come 15 ms apart (a slow link, a busy
+ * receiver) is not lost after 25 ms of quiet; after twice its usual gap it is.
+ */
+static void test_feedback_slow_link(void)
+{
+	static struct stripe_feedback_msg msg;
+	u64 t = 1000 * MS;
+	u32 g = 1, slot;
+
+	start();
+	for (; t < 1200 * MS; t += MS) {
+		frame_on(0, 10, g++, t, false);
+		if (t % (15 * MS) == 0)
+			frame_on(1, 11, g++, t, false);
+	}
+	/* the last frame on link 1 came at 1185 ms */
+	for (; t < 1211 * MS; t += MS)
+		frame_on(0, 10, g++, t, false);
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
+			break;
+	check(report_of(&msg, 11) &&
+	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_DELIVERING,
+	      "feedback: 25 ms of quiet on a link with 15 ms gaps is not a loss");
+	for (; t < 1220 * MS; t += MS)
+		frame_on(0, 10, g++, t, false);
+	stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg);
+	check(report_of(&msg, 11) &&
+	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_LOST,
+	      "feedback: ... 34 ms (over twice its gap) is");
+}
+
+/* A sender whose traffic comes in bursts 8 ms apart (pauses longer than
+ * a 5 ms hold bound, as ACK clocking or a busy CPU make): a dead link is
+ * still reported lost.
+ */
+static void test_feedback_bursty_sender(void)
+{
+	static struct stripe_feedback_msg msg;
+	struct stripe_reseq_cfg c = cfg;
+	struct stripe_wire_hdr h;
+	u64 t = 1000 * MS;
+	u32 g = 1, slot, i;
+
+	c.hold_ns = 5 * MS;
+	c.silent_ns = 5 * MS;
+	start();
+	for (i = 0; i < 3; i++) {
+		h = wire_hdr(5, 1, g, g, false);
+		h.link = 10 + i;
+		assert(!feed(&r, &c, i, &h, sizeof(h), TAG(1, g), t, 100));
+		g++;
+	}
+	for (; t < 1060 * MS; t += 8 * MS) {
+		for (i = 0; i < 2; i++) {
+			h = wire_hdr(5, 1, g, g, false);
+			h.link = 10 + i;
+			assert(!feed(&r, &c, i, &h, sizeof(h), TAG(1, g), t, 100));
+			g++;
+		}
+	}
+	while (skb_queue_len(&r.out))
+		kfree_skb(__skb_dequeue(&r.out));
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
+			break;
+	check(report_of(&msg, 12) &&
+	      report_of(&msg, 12)->state == STRIPE_WIRE_LINK_LOST &&
+	      report_of(&msg, 10)->state == STRIPE_WIRE_LINK_DELIVERING,
+	      "feedback: a dead link of a bursty sender is lost all the same");
+}
+
+/* A pause of the sender is not a gap of its links: after one, a link that
+ * dies is lost after 20 ms, not after twice the pause.
+ */
+static void test_feedback_after_pause(void)
+{
+	static struct stripe_feedback_msg msg;
+	u64 t = 1000 * MS;
+	u32 g = 1, slot;
+
+	start();
+	frame_on(0, 10, g++, t, false);
+	frame_on(1, 11, g++, t, false);
+	frame_on(2, 12, g++, t, false);
+	t += 2000 * MS;
+	frame_on(0, 10, g++, t, false);
+	frame_on(1, 11, g++, t, false);
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+		if (stripe_reseq_feedback(&r, slot, t + MS, 20 * MS, &msg))
+			break;
+	check(report_of(&msg, 12) &&
+	      report_of(&msg, 12)->state == STRIPE_WIRE_LINK_UNKNOWN &&
+	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_DELIVERING,
+	      "feedback: right after a pause, a link not heard since is unknown");
+	frame_on(2, 12, g++, t, false);
+	for (t += MS; t < 3030 * MS; t += MS) {
+		frame_on(0, 10, g++, t, false);
+		frame_on(1, 11, g++, t, false);
+	}
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
+			break;
+	check(report_of(&msg, 12) &&
+	      report_of(&msg, 12)->state == STRIPE_WIRE_LINK_LOST,
+	      "feedback: after a pause, a dead link is lost after 20 ms");
+}
+
+/* A few long gaps (a receiver's CPU that left a link's queue unserved
+ * for 60 ms, twice in a second) do not hide a dead link for long.
+ */
+static void test_feedback_rare_stalls(void)
+{
+	static struct stripe_feedback_msg msg;
+	u64 t = 1000 * MS, stall_until = 0;
+	u32 g = 1, slot;
+
+	start();
+	for (; t < 2000 * MS; t += MS) {
+		frame_on(0, 10, g++, t, false);
+		if (t == 1300 * MS || t == 1700 * MS)
+			stall_until = t + 60 * MS;
+		if (t >= stall_until)
+			frame_on(1, 11, g++, t, false);
+	}
+	for (; t < 2025 * MS; t += MS)
+		frame_on(0, 10, g++, t, false);
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
+			break;
+	check(report_of(&msg, 11) &&
+	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_LOST,
+	      "feedback: two 60 ms stalls in a second do not hide a dead link");
 }
 
 static void test_in_order(void)
@@ -519,6 +798,12 @@ int main(void)
 	test_senders();
 	test_skew();
 	test_skew_under_queueing();
+	test_parse_feedback();
+	test_feedback();
+	test_feedback_slow_link();
+	test_feedback_bursty_sender();
+	test_feedback_after_pause();
+	test_feedback_rare_stalls();
 	stripe_reseq_destroy(&r);
 	check(!kshim_skbs && !kshim_allocs, "no frame and no state leaked");
 	printf("# reseq: %d passed, %d failed\n", tests - failures, failures);

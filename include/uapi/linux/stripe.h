@@ -181,6 +181,9 @@ enum {
 	TCA_STRIPE_MSTAT_RX_LINK_REORDERED, /* frames older than one seen before
 					     * on their link: it is not FIFO
 					     */
+	TCA_STRIPE_MSTAT_TX_FEEDBACK,	/* feedback frames sent */
+	TCA_STRIPE_MSTAT_RX_FEEDBACK,	/* feedback frames about this master */
+	TCA_STRIPE_MSTAT_RX_FEEDBACK_OTHER, /* ... about another master */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
@@ -207,8 +210,13 @@ enum {
 #define STRIPE_LINK_F_CARRIER	(1U << 1)
 #define STRIPE_LINK_F_ACTIVE	(1U << 2)	/* joined, up, with carrier */
 #define STRIPE_LINK_F_SILENT	(1U << 3)	/* reorder on: the peer is not
-						 * heard on it, so it is left
-						 * (failover) and only probed
+						 * heard on it, or reports
+						 * that it delivers nothing:
+						 * it is left (failover) and
+						 * only probed
+						 */
+#define STRIPE_LINK_F_LOST	(1U << 4)	/* the peer reports that it
+						 * delivers nothing (feedback)
 						 */
 
 /* Inside TCA_STRIPE_XSTATS_LINK; counters are u64 unless noted */
@@ -231,42 +239,76 @@ enum {
 					 * measured
 					 */
 	TCA_STRIPE_LSTAT_TX_MARKERS,	/* marker frames sent on this link */
+	TCA_STRIPE_LSTAT_LEFT,		/* times the peer's feedback took it
+					 * out of rotation
+					 */
+	TCA_STRIPE_LSTAT_BACK,		/* ... and brought it back */
+	TCA_STRIPE_LSTAT_LEFT_AFTER_MS,	/* u32: the last time it left, how
+					 * long after it last delivered (the
+					 * failover time); absent if never
+					 */
 	__TCA_STRIPE_LSTAT_MAX
 };
 
 #define TCA_STRIPE_LSTAT_MAX	(__TCA_STRIPE_LSTAT_MAX - 1)
 
 /*
- * Wire format, reorder on
- * ------------------------
+ * Wire format, reorder on (version 2)
+ * -----------------------------------
  * Every frame a master sends carries, after the Ethernet header and with
  * EtherType ETH_P_STRIPE (IEEE 802 local experimental 1), this header and
  * then the packet:
  *
- *   version  STRIPE_WIRE_VERSION; other versions are dropped
- *   flags    STRIPE_WIRE_F_*; receivers ignore unknown flags
+ *   version  STRIPE_WIRE_VERSION; frames of other versions are dropped and
+ *            counted malformed (both ends run the same release)
+ *   flags    STRIPE_WIRE_F_*: a data frame has none; receivers ignore
+ *            unknown flags
  *   proto    EtherType of the packet that follows (IPv4 or IPv6); 0 in
- *            a marker
+ *            a marker or a feedback frame
  *   sender   random id of the sending master
  *   flow     the sender's flow bucket, < STRIPE_FLOW_BUCKETS
+ *   link     the sender's id of the link the frame left on, <
+ *            STRIPE_WIRE_LINKS: what a feedback report names it by
  *   gseq     sequence over every frame of this sender: each link is FIFO,
  *            so once every live link has delivered a later gseq, a
  *            missing frame is lost
  *   fseq     sequence within the flow bucket: the order to restore
  *   tstamp   sender's clock in microseconds (skew measurement)
  *
- * A marker (STRIPE_WIRE_F_MARKER) is the header alone, sent broadcast on a
- * link that has been idle while the sender's gseq moved on: it tells every
- * receiver on that link "nothing sent before this gseq is still on this
- * link", so an idle link does not hold up loss detection.  Its proto, flow
- * and fseq are 0 and nothing follows it.
+ * A marker (STRIPE_WIRE_F_MARKER) is the header alone, sent on a link that
+ * has been idle while the sender's gseq moved on: it tells the receivers
+ * on that link "nothing sent before this gseq is still on this link", so
+ * an idle link does not hold up loss detection.  Its proto, flow and fseq
+ * are 0 and nothing follows it.  A marker with STRIPE_WIRE_F_PROBE is sent
+ * now and then on a link the sender left (failover): it shows the receiver
+ * the link works, and is not taken as a sign that the sender is active.
+ *
+ * Feedback (STRIPE_WIRE_F_FEEDBACK) is the receiver's report to a sender
+ * on what each of the sender's links delivers: a struct
+ * stripe_wire_feedback and then its n struct stripe_wire_link_report, one
+ * per link the sender was heard on.  A receiver sends it every
+ * STRIPE_FEEDBACK_INTERVAL_MS on every link the sender was heard on, to
+ * the source address the sender used there, for as long as the sender
+ * was heard within the last second; each copy carries every link, so a
+ * link cut both ways is reported over the others.  Its proto, flow, link,
+ * gseq and fseq are 0; it moves no sequence state.  A report names a link
+ * STRIPE_WIRE_LINK_LOST when that link delivered nothing from the sender
+ * for STRIPE_FEEDBACK_LOST_MS while the others did: the sender takes it
+ * out of rotation at once, and back after reports of it delivering for a
+ * while (the hysteresis is the sender's, see Documentation/design.rst).
  *
  * All fields are big-endian.
  */
 #define ETH_P_STRIPE		0x88B5
-#define STRIPE_WIRE_VERSION	1
+#define STRIPE_WIRE_VERSION	2
 #define STRIPE_FLOW_BUCKETS	256
+#define STRIPE_WIRE_LINKS	64
 #define STRIPE_WIRE_F_MARKER	0x01
+#define STRIPE_WIRE_F_FEEDBACK	0x02
+#define STRIPE_WIRE_F_PROBE	0x04	/* a marker on a link the sender left */
+
+#define STRIPE_FEEDBACK_INTERVAL_MS	10
+#define STRIPE_FEEDBACK_LOST_MS		20
 
 struct stripe_wire_hdr {
 	__u8	version;
@@ -274,10 +316,36 @@ struct stripe_wire_hdr {
 	__be16	proto;
 	__be32	sender;
 	__be16	flow;
-	__be16	reserved;
+	__u8	link;
+	__u8	reserved;
 	__be32	gseq;
 	__be32	fseq;
 	__be32	tstamp;
+};
+
+/* After the header of a feedback frame */
+struct stripe_wire_feedback {
+	__be32	peer;		/* the sender the reports are about */
+	__u8	n;		/* reports that follow, <= STRIPE_WIRE_LINKS */
+	__u8	reserved[3];
+};
+
+enum stripe_wire_link_state {
+	STRIPE_WIRE_LINK_DELIVERING = 1,	/* it did lately */
+	STRIPE_WIRE_LINK_LOST = 2,	/* nothing while the others did */
+	STRIPE_WIRE_LINK_UNKNOWN = 3,	/* nothing since the sender's last
+					 * pause, not long enough to tell
+					 */
+};
+
+struct stripe_wire_link_report {
+	__u8	link;		/* the sender's link id (its header's link) */
+	__u8	state;		/* enum stripe_wire_link_state */
+	__be16	age_ms;		/* since the link last delivered, at most
+				 * 0xffff
+				 */
+	__be32	frames;		/* received on it from the sender, wrapping */
+	__be32	bytes;		/* their packets' bytes, wrapping */
 };
 
 #endif /* _UAPI_LINUX_STRIPE_H */

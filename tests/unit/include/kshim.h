@@ -32,6 +32,13 @@ typedef int64_t s64;
 #define sizeof_field(t, m) sizeof(((t *)0)->m)
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min(a, b) ((a) < (b) ? (a) : (b))
+#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define clamp_t(t, v, lo, hi) min_t(t, max_t(t, v, lo), hi)
+#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define U16_MAX UINT16_MAX
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_USEC 1000ULL
+#define U32_MAX UINT32_MAX
 #define unlikely(x) (x)
 #define likely(x) (x)
 #define GFP_ATOMIC 0
@@ -63,6 +70,11 @@ static inline void kfree(const void *p)
 	if (p)
 		kshim_allocs--;
 	free((void *)p);
+}
+
+static inline unsigned int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
 #endif

@@ -35,6 +35,12 @@ static inline bool bitmap_empty(const unsigned long *map, unsigned int size)
 	return find_next_bit(map, size, 0) >= size;
 }
 
+static inline void bitmap_copy(unsigned long *dst, const unsigned long *src,
+			       unsigned int size)
+{
+	memcpy(dst, src, BITS_TO_LONGS(size) * sizeof(long));
+}
+
 #define for_each_set_bit(b, map, size) \
 	for ((b) = find_next_bit(map, size, 0); (b) < (size); \
 	     (b) = find_next_bit(map, size, (b) + 1))

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stripe: feedback -- the receiver tells each sender what its links
+ * deliver, and the sender leaves a link its peer does not get.
+ *
+ * Receiving side: while a sender was heard within the last second, every
+ * STRIPE_FEEDBACK_INTERVAL_MS a feedback frame goes to it on every link it
+ * was heard on, to its address there.  Each carries a report of every one
+ * of its links (reseq.c, stripe_reseq_feedback()), so a link cut both ways
+ * is reported over the others.  A link is reported LOST when it delivered
+ * nothing for STRIPE_FEEDBACK_LOST_MS while the sender's other links did:
+ * the sender marks idle links every millisecond at most (marker.c), so a
+ * working link is never that quiet while its sender is active.
+ *
+ * Sending side: a report of LOST takes the link out of rotation at once
+ * (link->peer_lost; the transmit path leaves it and the marker timer only
+ * probes it); reports of it delivering again, for STRIPE_FB_UP_NS, bring it
+ * back.  That wait doubles for each loss that comes within STRIPE_FB_CALM_NS
+ * of the link's return, so a flapping link stays out rather than drag the
+ * stream through a loss every time it comes back.  Carrier loss still acts
+ * at once (link.c).
+ *
+ * Locking: m->fb_lock serialises the links' health (a few hundred feedback
+ * frames a second, never a data frame).  link->peer_lost is read without
+ * it.  The timer alone uses m->fb_msg (one timer never runs on two CPUs
+ * at once); it takes rx->lock only to copy a sender's reports out.
+ */
+#include <linux/etherdevice.h>
+#include <linux/pkt_sched.h>
+
+#include "stripe.h"
+
+#define STRIPE_FB_INTERVAL_NS	(STRIPE_FEEDBACK_INTERVAL_MS * NSEC_PER_MSEC)
+#define STRIPE_FB_LOST_NS	(STRIPE_FEEDBACK_LOST_MS * NSEC_PER_MSEC)
+/* Reports of delivering needed before a lost link is used again */
+#define STRIPE_FB_UP_NS		(50 * NSEC_PER_MSEC)
+/* ... doubled per loss soon after a return, up to 64 times (3.2 s) */
+#define STRIPE_FB_FLAPS_MAX	6
+#define STRIPE_FB_CALM_NS	(10ULL * NSEC_PER_SEC)
+
+static struct sk_buff *stripe_fb_build(struct stripe_master *m,
+				       struct net_device *dev,
+				       const struct stripe_feedback_msg *msg,
+				       const u8 *addr)
+{
+	struct stripe_wire_link_report *w;
+	struct stripe_wire_feedback *fb;
+	struct stripe_wire_hdr *h;
+	unsigned int n = msg->n, len, i;
+	struct sk_buff *skb;
+
+	/* Every report fits in 1280 bytes; a smaller MTU carries fewer. */
+	len = sizeof(*h) + sizeof(*fb);
+	n = min_t(unsigned int, n, (dev->mtu - len) / sizeof(*w));
+	len += n * sizeof(*w);
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + len + dev->needed_tailroom,
+			GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	skb_reset_network_header(skb);
+	h = skb_put_zero(skb, len);
+	skb->dev = dev;
+	skb->protocol = htons(ETH_P_STRIPE);
+	skb->priority = TC_PRIO_CONTROL;
+	if (dev_hard_header(skb, dev, ETH_P_STRIPE, addr, NULL, len) < 0) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	h->version = STRIPE_WIRE_VERSION;
+	h->flags = STRIPE_WIRE_F_FEEDBACK;
+	h->sender = htonl(m->sender_id);
+	h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
+	fb = (void *)(h + 1);
+	fb->peer = htonl(msg->peer);
+	fb->n = n;
+	w = (void *)(fb + 1);
+	for (i = 0; i < n; i++, w++) {
+		w->link = msg->report[i].link;
+		w->state = msg->report[i].state;
+		w->age_ms = htons(msg->report[i].age_ms);
+		w->frames = htonl(msg->report[i].frames);
+		w->bytes = htonl(msg->report[i].bytes);
+	}
+	return skb;
+}
+
+/* Send @msg on each of our links its sender was heard on */
+static void stripe_fb_send(struct stripe_master *m,
+			   const struct stripe_feedback_msg *msg)
+{
+	const struct stripe_table *t;
+	struct sk_buff *skb;
+	const u8 *addr;
+	u32 i, sent = 0;
+
+	rcu_read_lock_bh();
+	t = rcu_dereference_bh(m->table);
+	for (i = 0; t && i < t->n; i++) {
+		struct stripe_link *link = t->slot[i].link;
+		struct net_device *dev = link->dev;
+
+		if (link->id >= STRIPE_RX_LINKS ||
+		    !test_bit(link->id, msg->links) ||
+		    !netif_running(dev) || !netif_carrier_ok(dev))
+			continue;
+		addr = msg->addr[link->id];
+		if (dev->addr_len != ETH_ALEN || is_zero_ether_addr(addr))
+			addr = dev->broadcast;
+		skb = stripe_fb_build(m, dev, msg, addr);
+		if (!skb)
+			continue;
+		dev_queue_xmit(skb);
+		sent++;
+	}
+	rcu_read_unlock_bh();
+	WRITE_ONCE(m->fb_tx, m->fb_tx + sent);
+}
+
+static enum hrtimer_restart stripe_fb_timer(struct hrtimer *timer)
+{
+	struct stripe_master *m = container_of(timer, struct stripe_master,
+					       fb_timer);
+	struct stripe_feedback_msg *msg = &m->fb_msg;
+	bool any = false, ok;
+	u32 slot;
+
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++) {
+		spin_lock(&m->rx.lock);
+		ok = stripe_reseq_feedback(&m->rx.reseq, slot, ktime_get_ns(),
+					   STRIPE_FB_LOST_NS, msg);
+		spin_unlock(&m->rx.lock);
+		if (!ok)
+			continue;
+		any = true;
+		stripe_fb_send(m, msg);
+	}
+	if (!any) {
+		/* Every sender idle: the next frame that arrives restarts it */
+		clear_bit(0, &m->fb_armed);
+		return HRTIMER_NORESTART;
+	}
+	hrtimer_forward_now(timer, ns_to_ktime(STRIPE_FB_INTERVAL_NS));
+	return HRTIMER_RESTART;
+}
+
+/* A frame of a sender arrived: make sure its feedback runs. */
+void stripe_feedback_arm(struct stripe_master *m)
+{
+	if (test_bit(0, &m->fb_armed) || test_and_set_bit(0, &m->fb_armed))
+		return;
+	hrtimer_start(&m->fb_timer, ns_to_ktime(STRIPE_FB_INTERVAL_NS),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+static struct stripe_link *stripe_fb_link(const struct stripe_table *t, u8 id)
+{
+	u32 i;
+
+	for (i = 0; t && i < t->n; i++)
+		if (t->slot[i].link->id == id)
+			return t->slot[i].link;
+	return NULL;
+}
+
+/* Under fb_lock: what one report says of one of our links */
+static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
+			    const struct stripe_link_report *rep, u64 now)
+{
+	link->fb_report = *rep;
+	link->fb_report_at = now;
+	if (rep->state == STRIPE_WIRE_LINK_LOST) {
+		link->fb_good_since = 0;
+		if (link->peer_lost)
+			return;
+		if (link->fb_up_at && now - link->fb_up_at < STRIPE_FB_CALM_NS)
+			link->fb_flaps = min(link->fb_flaps + 1,
+					     STRIPE_FB_FLAPS_MAX);
+		else
+			link->fb_flaps = 0;
+		WRITE_ONCE(link->peer_lost, true);
+		link->fb_left_after_ms = rep->age_ms;
+		WRITE_ONCE(link->fb_left, link->fb_left + 1);
+		net_info_ratelimited("%s: link %s delivers nothing to the peer: left\n",
+				     m->dev->name, link->dev->name);
+		return;
+	}
+	if (!link->peer_lost)
+		return;
+	if (rep->state != STRIPE_WIRE_LINK_DELIVERING) {
+		link->fb_good_since = 0;	/* no evidence: start again */
+		return;
+	}
+	if (!link->fb_good_since)
+		link->fb_good_since = now;
+	if (now - link->fb_good_since < STRIPE_FB_UP_NS << link->fb_flaps)
+		return;
+	WRITE_ONCE(link->peer_lost, false);
+	link->fb_up_at = now;
+	WRITE_ONCE(link->fb_back, link->fb_back + 1);
+	net_info_ratelimited("%s: link %s delivers to the peer again: back\n",
+			     m->dev->name, link->dev->name);
+}
+
+/* A feedback frame arrived on @link (header checked, @wi); consumes @skb */
+void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
+			struct sk_buff *skb, const struct stripe_wire_info *wi)
+{
+	const unsigned int hlen = sizeof(struct stripe_wire_hdr);
+	struct stripe_link_report rep[STRIPE_WIRE_LINKS];
+	const struct stripe_table *t;
+	struct stripe_link *l;
+	u64 now;
+	u32 peer;
+	int n, i;
+
+	n = -EINVAL;
+	if (pskb_may_pull(skb, skb->len))
+		n = stripe_wire_parse_feedback(skb->data + hlen,
+					       skb->len - hlen, &peer, rep);
+	if (n < 0) {
+		spin_lock(&m->rx.lock);
+		m->rx.reseq.stats.malformed++;
+		spin_unlock(&m->rx.lock);
+		goto out;
+	}
+	if (peer != m->sender_id) {
+		/* About another master on a shared link, or made up */
+		WRITE_ONCE(m->fb_rx_other, m->fb_rx_other + 1);
+		goto out;
+	}
+	spin_lock(&m->fb_lock);
+	now = ktime_get_ns();
+	WRITE_ONCE(m->fb_rx, m->fb_rx + 1);
+	t = rcu_dereference(m->table);	/* rx handler: rcu_read_lock() */
+	for (i = 0; i < n; i++) {
+		l = stripe_fb_link(t, rep[i].link);
+		if (l)
+			stripe_fb_apply(m, l, &rep[i], now);
+	}
+	spin_unlock(&m->fb_lock);
+out:
+	consume_skb(skb);
+}
+
+void stripe_feedback_init(struct stripe_master *m)
+{
+	spin_lock_init(&m->fb_lock);
+	hrtimer_init(&m->fb_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	m->fb_timer.function = stripe_fb_timer;
+}
+
+void stripe_feedback_stop(struct stripe_master *m)
+{
+	hrtimer_cancel(&m->fb_timer);
+}
