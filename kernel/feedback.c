@@ -37,6 +37,10 @@
 /* ... doubled per loss soon after a return, up to 64 times (3.2 s) */
 #define STRIPE_FB_FLAPS_MAX	6
 #define STRIPE_FB_CALM_NS	(10ULL * NSEC_PER_SEC)
+/* A link a peer used to report and no longer does: left after this long
+ * (longer than any one-way delay it may take a link to first deliver)
+ */
+#define STRIPE_FB_OMIT_NS	(100 * NSEC_PER_MSEC)
 
 static struct sk_buff *stripe_fb_build(struct stripe_master *m,
 				       struct net_device *dev,
@@ -163,26 +167,37 @@ static struct stripe_link *stripe_fb_link(const struct stripe_table *t, u8 id)
 	return NULL;
 }
 
-/* Under fb_lock: what one report says of one of our links */
+/* Under fb_lock: take @link out of rotation, @after_ms after it last
+ * delivered
+ */
+static void stripe_fb_leave(struct stripe_master *m, struct stripe_link *link,
+			    u64 now, u32 after_ms)
+{
+	link->fb_good_since = 0;
+	if (link->peer_lost)
+		return;
+	if (link->fb_up_at && now - link->fb_up_at < STRIPE_FB_CALM_NS)
+		link->fb_flaps = min(link->fb_flaps + 1, STRIPE_FB_FLAPS_MAX);
+	else
+		link->fb_flaps = 0;
+	WRITE_ONCE(link->peer_lost, true);
+	WRITE_ONCE(link->fb_left_after_ms, after_ms);
+	WRITE_ONCE(link->fb_left, link->fb_left + 1);
+	net_info_ratelimited("%s: link %s delivers nothing to the peer: left\n",
+			     m->dev->name, link->dev->name);
+}
+
+/* Under fb_lock: what one report of @reporter says of one of our links */
 static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
-			    const struct stripe_link_report *rep, u64 now)
+			    const struct stripe_link_report *rep, u32 reporter,
+			    u64 now)
 {
 	link->fb_report = *rep;
 	link->fb_report_at = now;
+	link->fb_reporter = reporter;
+	link->fb_omitted_since = 0;
 	if (rep->state == STRIPE_WIRE_LINK_LOST) {
-		link->fb_good_since = 0;
-		if (link->peer_lost)
-			return;
-		if (link->fb_up_at && now - link->fb_up_at < STRIPE_FB_CALM_NS)
-			link->fb_flaps = min(link->fb_flaps + 1,
-					     STRIPE_FB_FLAPS_MAX);
-		else
-			link->fb_flaps = 0;
-		WRITE_ONCE(link->peer_lost, true);
-		link->fb_left_after_ms = rep->age_ms;
-		WRITE_ONCE(link->fb_left, link->fb_left + 1);
-		net_info_ratelimited("%s: link %s delivers nothing to the peer: left\n",
-				     m->dev->name, link->dev->name);
+		stripe_fb_leave(m, link, now, rep->age_ms);
 		return;
 	}
 	if (!link->peer_lost)
@@ -202,6 +217,40 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 			     m->dev->name, link->dev->name);
 }
 
+/* Under fb_lock: the links a report of @reporter does not mention.  A
+ * receiver reports every link it ever heard the sender on, so a link it
+ * used to mention and no longer does is one it has forgotten (the peer's
+ * end of it left its master, or joined another): what is sent on it is
+ * lost.  It is left once it has gone unmentioned for STRIPE_FB_OMIT_NS
+ * while it kept sending.  Only a peer that mentioned the link before counts:
+ * a peer that is not on it at all (other links, other segments) says
+ * nothing about it.
+ */
+static void stripe_fb_omitted(struct stripe_master *m,
+			      const struct stripe_table *t, u64 mentioned,
+			      u32 reporter, u64 now)
+{
+	struct stripe_link *link;
+	u32 i;
+
+	for (i = 0; t && i < t->n; i++) {
+		link = t->slot[i].link;
+		if (link->id >= STRIPE_WIRE_LINKS ||
+		    (mentioned & BIT_ULL(link->id)) ||
+		    link->fb_reporter != reporter || link->peer_lost)
+			continue;
+		if (!link->fb_omitted_since) {
+			link->fb_omitted_since = now;
+			continue;
+		}
+		if (now - link->fb_omitted_since > STRIPE_FB_OMIT_NS &&
+		    READ_ONCE(link->tx_last) > link->fb_omitted_since)
+			stripe_fb_leave(m, link, now,
+					div_u64(now - link->fb_omitted_since,
+						NSEC_PER_MSEC));
+	}
+}
+
 /* A feedback frame arrived on @link (header checked, @wi); consumes @skb */
 void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 			struct sk_buff *skb, const struct stripe_wire_info *wi)
@@ -210,6 +259,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	struct stripe_link_report rep[STRIPE_WIRE_LINKS];
 	const struct stripe_table *t;
 	struct stripe_link *l;
+	u64 mentioned = 0;
 	u64 now;
 	u32 peer;
 	int n, i;
@@ -234,10 +284,12 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	WRITE_ONCE(m->fb_rx, m->fb_rx + 1);
 	t = rcu_dereference(m->table);	/* rx handler: rcu_read_lock() */
 	for (i = 0; i < n; i++) {
+		mentioned |= BIT_ULL(rep[i].link);
 		l = stripe_fb_link(t, rep[i].link);
 		if (l)
-			stripe_fb_apply(m, l, &rep[i], now);
+			stripe_fb_apply(m, l, &rep[i], wi->sender, now);
 	}
+	stripe_fb_omitted(m, t, mentioned, wi->sender, now);
 	spin_unlock(&m->fb_lock);
 out:
 	consume_skb(skb);

@@ -128,6 +128,8 @@ struct stripe_link {
 	u64 fb_back;		/* times brought back */
 	struct stripe_link_report fb_report;	/* the peer's last */
 	u64 fb_report_at;	/* ns */
+	u32 fb_reporter;	/* sender id of the last peer to report it */
+	u64 fb_omitted_since;	/* ns, first report of it that left it out */
 	bool enslaved;		/* joined by ip link: released the same way */
 	struct rcu_head rcu;
 };

@@ -35,8 +35,8 @@ import sys
 import time
 
 ETH_P_STRIPE = 0x88B5
-VERSION = 1
-HDR = "!BBHIHHIII"	# version flags proto sender flow reserved gseq fseq tstamp
+VERSION = 2
+HDR = "!BBHIHBBIII"	# version flags proto sender flow link reserved gseq fseq tstamp
 assert struct.calcsize(HDR) == 24
 
 
@@ -54,7 +54,7 @@ class Port:
         self.eth = dst + src + struct.pack("!H", ETH_P_STRIPE)
 
     def send(self, sender, flow, gseq, fseq, size):
-        h = struct.pack(HDR, VERSION, 0, 0x0800, sender, flow, 0,
+        h = struct.pack(HDR, VERSION, 0, 0x0800, sender, flow, 0, 0,
                         gseq & 0xffffffff, fseq & 0xffffffff, 0)
         self.s.send(self.eth + h + payload(size))
 
