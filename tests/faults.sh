@@ -188,8 +188,8 @@ master_opts() {	# master_opts NS OPTS... -- tc qdisc change on stripe0
 	tc -n "$ns" qdisc change dev stripe0 root stripe "$@"
 }
 
-held_in() {	# held_in FILE -- rx_held in the first tc -s -j line of FILE
-	python3 -c "import json,sys; print(json.loads(open(sys.argv[1]).readline())[0]['master'].get('rx_held', 0))" \
+held_in() {	# held_in FILE -- the most rx_held of the tc -s -j lines of FILE
+	python3 -c "import json,sys; print(max(json.loads(l)[0]['master'].get('rx_held', 0) for l in open(sys.argv[1])))" \
 		"$1" 2>/dev/null
 	rm -f "$1"
 }
@@ -364,11 +364,14 @@ kernel_clean "C"
 mem_back "A-C, traffic stopped" "$MEM0"
 
 # --- D: masters deleted under load, bl's holding frames, and re-created ---
+# (rx_held is sampled twice before the delete: under traffic the forged
+# frames wait in the links' netem queues, and arrive late under emulation)
 traffic_start
 master_opts $BL hold-max 1000ms
 ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
 	--sender 0x5EED0D01 --flows 8 --per-flow 250 --step sleep:0.2 \
 	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0" \
+	--step sleep:0.3 --step "tc:qdisc show dev stripe0" \
 	--step "ip:link del stripe0" >/dev/null
 r=$?
 h=$(held_in "$TOP/build/held-json.$$")
@@ -403,6 +406,7 @@ kill $SRV_T $SRV_U 2>/dev/null
 ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
 	--sender 0x5EED0E01 --flows 8 --per-flow 250 --step sleep:0.2 \
 	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0" \
+	--step sleep:0.3 --step "tc:qdisc show dev stripe0" \
 	--step "ip:netns del $BL" >/dev/null
 r=$?
 h=$(held_in "$TOP/build/held-json.$$")
