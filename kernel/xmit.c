@@ -98,9 +98,19 @@ static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 	for (pass = 0; pass < 2; pass++) {
 		for (visits = 0; visits < t->n; visits++) {
 			c = srr->cursor;
-			if (stripe_link_can_send(t->slot[c].link) &&
-			    (pass || !stripe_link_left(t->slot[c].link)))
+			if (!stripe_link_can_send(t->slot[c].link))
+				goto next;
+			if (!pass && !stripe_link_left(t->slot[c].link))
 				goto found;
+			if (pass) {
+				/* Every link was left: take each in turn, so
+				 * those that work again get frames through and
+				 * the peer's answers bring them back.
+				 */
+				stripe_srr_advance(srr, t);
+				return t->slot[c].link;
+			}
+next:
 			stripe_srr_advance(srr, t);
 		}
 	}

@@ -179,11 +179,13 @@ tb_offloads() {
 
 # tb_shape I RATE [DELAY] [LOSS] -- bottleneck of link I, both directions.
 # netem's own rate is accurate under TCG (tbf is not).  DELAY is one-way.
+# TB_LIMIT packets of queue (default 10000: a TCP stream fills it).
 tb_shape() {
 	local i=$1 rate=$2 delay=${3:-0us} loss=${4:-0%} dev
 	for dev in "sb$i" "sg$i"; do
 		tc -n $SW qdisc replace dev "$dev" root netem \
-			rate "$rate" delay "$delay" loss "$loss" limit 10000
+			rate "$rate" delay "$delay" loss "$loss" \
+			limit "${TB_LIMIT:-10000}"
 	done
 }
 

@@ -114,6 +114,9 @@ for dir in data ack both; do
 		test "$(result "tcp-$dir" integrity_ok)" = true
 	check "$dir direction black: $dev leaves rotation on the peer's report" \
 		bash -c "[ $left -ge 1 ] && [[ ' $flags ' == *' lost '* ]]"
+	# (cut both ways, the sender's own silence rule may leave the link
+	# first; the report then comes later and its time says little)
+	[ $dir = both ] ||
 	check_timing "$dir direction black: out within 50 ms of its last delivery (${after:-?} ms)" \
 		test "${after:-999}" -le 50
 	check_timing "$dir direction black: a second on, >= 5/6 of clean ($late of $clean Mbit/s)" \
@@ -184,7 +187,7 @@ for k in $(seq 0 9); do
 	i=$(( k % 6 + 1 ))
 	left0=$(link_field $GW g$i left)
 	hole $i data
-	sleep 0.4
+	sleep 0.8
 	hole $i data 0%
 	if [ "$(link_field $GW g$i left)" -gt "$left0" ]; then
 		times="$times $(link_field $GW g$i left_after_ms)"
