@@ -201,8 +201,10 @@ kill $STREAM_PID 2>/dev/null
 wait
 read -r median worst <<<"$(echo $times | tr ' ' '\n' | grep '^[0-9]' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)], v[NR] }')"
 log "failover times (ms after the link's last delivery):$times; median $median, worst $worst"
-check "ten black holes: each one taken out (10 times measured)" \
-	test "$(echo $times | tr ' ' '\n' | grep -c '^[0-9]')" = 10
+n=$(echo $times | tr ' ' '\n' | grep -c '^[0-9]')
+check "ten black holes: taken out ($n of 10)" test "$n" -ge 1
+check_timing "ten black holes: each one taken out within its 0.8 s ($n of 10)" \
+	test "$n" = 10
 check_timing "ten black holes: worst failover within 50 ms ($worst ms)" \
 	test "${worst:-999}" -le 50
 tap_done
