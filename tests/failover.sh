@@ -165,6 +165,13 @@ for i in 1 2 3 4 5; do tb_shape "$i" 100mbit; done
 sleep 1
 check "every link looks cut: the sender still sends, and hears back" \
 	ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2
+# Back once heard again (and, for a link the peer reported lost, once its
+# reports say it delivers for 50 ms): ping on until then, at most ~10 s.
+back() {
+	ip netns exec $GW ping -c 1 -W 1 10.9.0.2 >/dev/null
+	[ -z "$(silent_links $GW)" ]
+}
+wait_for back
 silent=$(silent_links $GW)
 check "every link looked cut: once heard again, none is silent (${silent:-none})" \
 	test -z "$silent"
