@@ -199,6 +199,17 @@ static const struct stripe_link_report *report_of(
 	return NULL;
 }
 
+/* The feedback of the one sender with state, at @t: its slot */
+static u32 feedback_at(u64 t, struct stripe_feedback_msg *msg)
+{
+	u32 slot;
+
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, msg))
+			break;
+	return slot;
+}
+
 static void test_feedback(void)
 {
 	static struct stripe_feedback_msg msg;
@@ -211,9 +222,7 @@ static void test_feedback(void)
 	frame_on(0, 10, g++, t, false);
 	frame_on(1, 11, g++, t, false);
 	frame_on(2, 12, g++, t, false);
-	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
-		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
-			break;
+	slot = feedback_at(t, &msg);
 	check(slot < STRIPE_RX_SENDERS && msg.peer == 5 && msg.n == 3 &&
 	      test_bit(2, msg.links) && report_of(&msg, 12) &&
 	      report_of(&msg, 12)->state == STRIPE_WIRE_LINK_DELIVERING &&
@@ -264,9 +273,7 @@ static void test_feedback_slow_link(void)
 	/* the last frame on link 1 came at 1185 ms */
 	for (; t < 1211 * MS; t += MS)
 		frame_on(0, 10, g++, t, false);
-	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
-		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
-			break;
+	slot = feedback_at(t, &msg);
 	check(report_of(&msg, 11) &&
 	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_DELIVERING,
 	      "feedback: 25 ms of quiet on a link with 15 ms gaps is not a loss");
@@ -288,7 +295,7 @@ static void test_feedback_bursty_sender(void)
 	struct stripe_reseq_cfg c = cfg;
 	struct stripe_wire_hdr h;
 	u64 t = 1000 * MS;
-	u32 g = 1, slot, i;
+	u32 g = 1, i;
 
 	c.hold_ns = 5 * MS;
 	c.silent_ns = 5 * MS;
@@ -309,9 +316,7 @@ static void test_feedback_bursty_sender(void)
 	}
 	while (skb_queue_len(&r.out))
 		kfree_skb(__skb_dequeue(&r.out));
-	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
-		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
-			break;
+	feedback_at(t, &msg);
 	check(report_of(&msg, 12) &&
 	      report_of(&msg, 12)->state == STRIPE_WIRE_LINK_LOST &&
 	      report_of(&msg, 10)->state == STRIPE_WIRE_LINK_DELIVERING,
@@ -325,7 +330,7 @@ static void test_feedback_after_pause(void)
 {
 	static struct stripe_feedback_msg msg;
 	u64 t = 1000 * MS;
-	u32 g = 1, slot;
+	u32 g = 1;
 
 	start();
 	frame_on(0, 10, g++, t, false);
@@ -334,9 +339,7 @@ static void test_feedback_after_pause(void)
 	t += 2000 * MS;
 	frame_on(0, 10, g++, t, false);
 	frame_on(1, 11, g++, t, false);
-	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
-		if (stripe_reseq_feedback(&r, slot, t + MS, 20 * MS, &msg))
-			break;
+	feedback_at(t + MS, &msg);
 	check(report_of(&msg, 12) &&
 	      report_of(&msg, 12)->state == STRIPE_WIRE_LINK_UNKNOWN &&
 	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_DELIVERING,
@@ -346,9 +349,7 @@ static void test_feedback_after_pause(void)
 		frame_on(0, 10, g++, t, false);
 		frame_on(1, 11, g++, t, false);
 	}
-	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
-		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
-			break;
+	feedback_at(t, &msg);
 	check(report_of(&msg, 12) &&
 	      report_of(&msg, 12)->state == STRIPE_WIRE_LINK_LOST,
 	      "feedback: after a pause, a dead link is lost after 20 ms");
@@ -361,7 +362,7 @@ static void test_feedback_rare_stalls(void)
 {
 	static struct stripe_feedback_msg msg;
 	u64 t = 1000 * MS, stall_until = 0;
-	u32 g = 1, slot;
+	u32 g = 1;
 
 	start();
 	for (; t < 2000 * MS; t += MS) {
@@ -373,9 +374,7 @@ static void test_feedback_rare_stalls(void)
 	}
 	for (; t < 2025 * MS; t += MS)
 		frame_on(0, 10, g++, t, false);
-	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
-		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg))
-			break;
+	feedback_at(t, &msg);
 	check(report_of(&msg, 11) &&
 	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_LOST,
 	      "feedback: two 60 ms stalls in a second do not hide a dead link");
