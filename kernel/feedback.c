@@ -148,6 +148,17 @@ static enum hrtimer_restart stripe_fb_timer(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/* Did the peer report @link delivering lately?  Then its silence on the
+ * link (rx_silent, marker.c) is a one-way loss towards us, not a reason to
+ * stop sending on it.
+ */
+bool stripe_feedback_vouches(const struct stripe_link *link, u64 now)
+{
+	u64 at = READ_ONCE(link->fb_delivering_at);
+
+	return at && now - at < STRIPE_FB_OMIT_NS;
+}
+
 /* A frame of a sender arrived: make sure its feedback runs. */
 void stripe_feedback_arm(struct stripe_master *m)
 {
@@ -196,6 +207,14 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 	link->fb_report_at = now;
 	link->fb_reporter = reporter;
 	link->fb_omitted_since = 0;
+	if (rep->state == STRIPE_WIRE_LINK_DELIVERING) {
+		WRITE_ONCE(link->fb_delivering_at, now);
+		/* The peer gets what we send on it: if we do not hear it
+		 * there, that is its direction, which it leaves on our report
+		 */
+		if (READ_ONCE(link->rx_silent))
+			WRITE_ONCE(link->rx_silent, false);
+	}
 	if (rep->state == STRIPE_WIRE_LINK_LOST) {
 		stripe_fb_leave(m, link, now, rep->age_ms);
 		return;

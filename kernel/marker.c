@@ -101,8 +101,10 @@ enum stripe_marker_next {
  *
  * Also the failover: a link on which the peer's frames stopped arriving
  * while it sends on the others is cut, most likely both ways, so the
- * transmit path leaves it (link->rx_silent); so it does a link the peer
- * reports lost (link->peer_lost, feedback.c).  It still gets a marker now
+ * transmit path leaves it (link->rx_silent) -- unless the peer reports
+ * that it gets what we send there (a one-way loss towards us, which the
+ * peer leaves on our report); so it does a link the peer reports lost
+ * (link->peer_lost, feedback.c).  It still gets a marker now
  * and then, as a probe, so the peer hears the link again once it heals,
  * and answers or reports it.
  */
@@ -126,7 +128,8 @@ static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 		 * not a lull of the peer.
 		 */
 		silent = READ_ONCE(link->rx_silent);
-		if (!silent && stripe_rx_link_silent(m, link)) {
+		if (!silent && stripe_rx_link_silent(m, link) &&
+		    !stripe_feedback_vouches(link, now)) {
 			WRITE_ONCE(link->rx_silent, true);
 			silent = true;
 		}

@@ -407,6 +407,51 @@ static u64 stripe_reseq_fb_silent_for(const struct stripe_rx_sender *s,
 	return s->last_seen > since ? s->last_seen - since : 0;
 }
 
+/* Did @link miss the sender's current active period?  It delivered
+ * nothing in it, though the sender marked (a marking sender brings every
+ * working link up to its newest gseq before it falls quiet, marker.c) and
+ * another link carried a newer gseq.  A sender whose every frame is a lone
+ * ACK, sent on a dead link, shows this and nothing else: too few frames for
+ * any silence to count, and never a busy period.
+ */
+static bool stripe_reseq_fb_missed(const struct stripe_rx_sender *s,
+				   unsigned int link)
+{
+	unsigned int i;
+
+	if (!s->fb_period_marked || s->link_seen[link] >= s->fb_since)
+		return false;
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
+		if (seq_before(s->newest[link], s->newest[i]))
+			return true;
+	return false;
+}
+
+/* The sender's pause ended at @now: its links' silence counts anew, but a
+ * link that stayed silent through a busy period carries that silence
+ * over.  Otherwise a sender that only sends in bursts with pauses between
+ * (a TCP stream stalled by the very link that died: its ACKs come a few at
+ * a time) would never see the dead link reported.  A period is busy when
+ * it brought at least four frames per link: enough that striping would
+ * have put one on every link (markers fill in for idle ones).
+ */
+static void stripe_reseq_fb_pause(struct stripe_rx_sender *s, u64 now)
+{
+	unsigned int i, n = bitmap_weight(s->links, STRIPE_RX_LINKS);
+	bool busy = n && s->fb_period_frames >= 4 * n;
+
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
+		s->fb_silent_before[i] = busy ?
+			s->fb_silent_before[i] +
+			stripe_reseq_fb_silent_for(s, i) : 0;
+		s->fb_missed[i] = stripe_reseq_fb_missed(s, i) ?
+			min(s->fb_missed[i] + 1, U8_MAX) : 0;
+	}
+	s->fb_since = now;
+	s->fb_period_frames = 0;
+	s->fb_period_marked = false;
+}
+
 static s32 stripe_reseq_base_owd(const struct stripe_rx_sender *s, u32 link)
 {
 	return min(s->owd_min[link], s->owd_min_last[link]);
@@ -432,7 +477,10 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 			s->active_since = now->ns;	/* a pause ended */
 		if (bitmap_empty(s->links, STRIPE_RX_LINKS) ||
 		    now->ns - s->last_seen > STRIPE_RX_FB_PAUSE_NS)
-			s->fb_since = now->ns;
+			stripe_reseq_fb_pause(s, now->ns);
+		s->fb_period_frames++;
+		if (wi->flags & STRIPE_WIRE_F_MARKER)
+			s->fb_period_marked = true;
 		s->last_seen = now->ns;
 	}
 	if (!(wi->flags & STRIPE_WIRE_F_PROBE))
@@ -449,6 +497,8 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		r->stats.link_reordered++;
 	}
 	s->link_seen[link] = now->ns;
+	s->fb_silent_before[link] = 0;
+	s->fb_missed[link] = 0;
 	__clear_bit(link, s->stale);
 	stripe_reseq_note_owd(s, link, now->owd_us, now->ns);
 	s->wire_link[link] = wire_link;
@@ -650,6 +700,8 @@ void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link)
 		__clear_bit(link, s->stale);
 		s->newest[link] = 0;
 		s->link_seen[link] = 0;
+		s->fb_silent_before[link] = 0;
+		s->fb_missed[link] = 0;
 		s->owd_min[link] = S32_MAX;
 		s->owd_min_last[link] = S32_MAX;
 		s->link_frames[link] = 0;
@@ -746,10 +798,21 @@ bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
 }
 
 static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
-				  unsigned int link, u64 lost_ns)
+				  unsigned int link, u64 now, u64 lost_ns)
 {
-	if (stripe_reseq_fb_silent_for(s, link) >
-	    stripe_reseq_lost_after(s, link, lost_ns))
+	u64 lost_after = stripe_reseq_lost_after(s, link, lost_ns);
+	unsigned int missed = s->fb_missed[link];
+
+	if (s->fb_silent_before[link] + stripe_reseq_fb_silent_for(s, link) >
+	    lost_after)
+		return STRIPE_WIRE_LINK_LOST;
+	/* The current period counts once the sender was quiet long enough
+	 * for the link to catch up.  Two periods missed in a row, not one:
+	 * one lost marker at the end of a burst is not a dead link.
+	 */
+	if (now - s->last_seen > lost_after && stripe_reseq_fb_missed(s, link))
+		missed++;
+	if (missed >= 2)
 		return STRIPE_WIRE_LINK_LOST;
 	/* Quiet since the sender came back from a pause: no evidence yet */
 	if (s->link_seen[link] < s->fb_since)
@@ -784,7 +847,7 @@ bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
 		u64 age_ms = div_u64(now - s->link_seen[i], NSEC_PER_MSEC);
 
 		rep->link = s->wire_link[i];
-		rep->state = stripe_reseq_link_state(s, i, lost_ns);
+		rep->state = stripe_reseq_link_state(s, i, now, lost_ns);
 		rep->age_ms = min_t(u64, age_ms, U16_MAX);
 		rep->frames = s->link_frames[i];
 		rep->bytes = s->link_bytes[i];

@@ -127,6 +127,16 @@ struct stripe_rx_sender {
 	u32 link_frames[STRIPE_RX_LINKS];
 	u32 link_bytes[STRIPE_RX_LINKS];
 	u64 fb_since;			/* ns, end of the last long pause */
+	u32 fb_period_frames;		/* frames since then */
+	/* Silence of each link carried over pauses: only across active
+	 * periods it had no frame in (see stripe_reseq_fb_pause())
+	 */
+	u64 fb_silent_before[STRIPE_RX_LINKS];	/* ns */
+	bool fb_period_marked;		/* a marker came since fb_since */
+	/* Active periods in a row that a link missed: it delivered nothing
+	 * while the sender marked and its other links carried newer gseqs
+	 */
+	u8 fb_missed[STRIPE_RX_LINKS];
 	/* Gaps between two frames of a link, by length (bucket k: shorter
 	 * than 2^k ms), in this window of the delays and the last
 	 */

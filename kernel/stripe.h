@@ -128,6 +128,11 @@ struct stripe_link {
 	u64 fb_back;		/* times brought back */
 	struct stripe_link_report fb_report;	/* the peer's last */
 	u64 fb_report_at;	/* ns */
+	/* ns, the peer's last report that the link delivers (read without
+	 * fb_lock by the marker timer: while recent, the peer's silence on
+	 * the link is the other direction's fault, not a reason to leave it)
+	 */
+	u64 fb_delivering_at;
 	u32 fb_reporter;	/* sender id of the last peer to report it */
 	u64 fb_omitted_since;	/* ns, first report of it that left it out */
 	bool enslaved;		/* joined by ip link: released the same way */
@@ -280,6 +285,7 @@ void stripe_marker_arm(struct stripe_master *m);
 void stripe_feedback_init(struct stripe_master *m);
 void stripe_feedback_stop(struct stripe_master *m);
 void stripe_feedback_arm(struct stripe_master *m);
+bool stripe_feedback_vouches(const struct stripe_link *link, u64 now);
 void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 			struct sk_buff *skb, const struct stripe_wire_info *wi);
 

@@ -355,6 +355,93 @@ static void test_feedback_after_pause(void)
 	      "feedback: after a pause, a dead link is lost after 20 ms");
 }
 
+/* A TCP stream that a dead link stalled: its ACKs come in short bursts
+ * with pauses longer than a pause between them.  The dead link's silence
+ * adds up over the bursts: it is lost after 20 ms of them, not never.
+ * A link the bursts use is not, however many bursts pass.
+ */
+static void test_feedback_stalled_sender(void)
+{
+	static struct stripe_feedback_msg msg;
+	u64 t = 1000 * MS, end;
+	u32 g = 1, burst;
+	bool lost = false;
+
+	start();
+	frame_on(0, 10, g++, t, false);
+	frame_on(1, 11, g++, t, false);
+	frame_on(2, 12, g++, t, false);
+	for (burst = 0; burst < 8 && !lost; burst++) {
+		t += 40 * MS;
+		for (end = t + 5 * MS; t < end; t += MS / 2) {
+			frame_on(0, 10, g++, t, false);
+			frame_on(1, 11, g++, t, false);
+		}
+		feedback_at(t, &msg);
+		lost = report_of(&msg, 12)->state == STRIPE_WIRE_LINK_LOST;
+		check(report_of(&msg, 10)->state != STRIPE_WIRE_LINK_LOST,
+		      "feedback: bursts: a link they use is never lost");
+	}
+	check(lost && burst >= 4,
+	      "feedback: bursts with pauses: a dead link is lost after 20 ms of them");
+}
+
+static void marker_on(u32 link, u8 wlink, u32 gseq, u64 now)
+{
+	struct stripe_wire_hdr h = wire_hdr(5, 0, gseq, 0, true);
+
+	h.link = wlink;
+	assert(!feed(&r, &cfg, link, &h, sizeof(h), TAG(1, gseq), now, 100));
+}
+
+/* A TCP stream in RTO backoff sends a lone segment, and its receiver a
+ * lone ACK, every 200 ms or more.  Each ACK goes on the dead link 2; the
+ * sender marks links 0 and 1 with its gseq a millisecond later.  Link 2
+ * missed two such periods in a row: lost, whatever the silence.  One
+ * missed period (a lost marker) is not enough, and a link that the
+ * markers reach is never lost.
+ */
+static void test_feedback_lone_frames(void)
+{
+	static struct stripe_feedback_msg msg;
+	u64 t = 1000 * MS;
+	u32 g = 1;
+
+	start();
+	frame_on(0, 10, g++, t, false);
+	frame_on(1, 11, g++, t, false);
+	frame_on(2, 12, g++, t, false);
+	/* period 1: gseq 4 lost on link 2, markers on 0 and 1 */
+	t += 200 * MS;
+	marker_on(0, 10, g, t + MS);
+	marker_on(1, 11, g, t + MS);
+	g++;
+	feedback_at(t + 30 * MS, &msg);
+	check(report_of(&msg, 12)->state != STRIPE_WIRE_LINK_LOST &&
+	      report_of(&msg, 10)->state != STRIPE_WIRE_LINK_LOST,
+	      "feedback: lone frames: one missed period is not a loss");
+	/* period 2: the same */
+	t += 200 * MS;
+	marker_on(0, 10, g, t + MS);
+	marker_on(1, 11, g, t + MS);
+	g++;
+	feedback_at(t + 2 * MS, &msg);
+	check(report_of(&msg, 12)->state != STRIPE_WIRE_LINK_LOST,
+	      "feedback: lone frames: ... nor is a period still settling");
+	feedback_at(t + 30 * MS, &msg);
+	check(report_of(&msg, 12)->state == STRIPE_WIRE_LINK_LOST &&
+	      report_of(&msg, 10)->state != STRIPE_WIRE_LINK_LOST &&
+	      report_of(&msg, 11)->state != STRIPE_WIRE_LINK_LOST,
+	      "feedback: lone frames: a link that missed two periods is lost");
+	/* A probe gets through on link 2: it delivers again */
+	frame_on(2, 12, g - 1, t + 40 * MS, true);
+	feedback_at(t + 41 * MS, &msg);
+	check(report_of(&msg, 12)->state != STRIPE_WIRE_LINK_LOST,
+	      "feedback: lone frames: one frame on the link clears it");
+	while (skb_queue_len(&r.out))
+		kfree_skb(__skb_dequeue(&r.out));
+}
+
 /* A few long gaps (a receiver's CPU that left a link's queue unserved
  * for 60 ms, twice in a second) do not hide a dead link for long.
  */
@@ -802,6 +889,8 @@ int main(void)
 	test_feedback_slow_link();
 	test_feedback_bursty_sender();
 	test_feedback_after_pause();
+	test_feedback_stalled_sender();
+	test_feedback_lone_frames();
 	test_feedback_rare_stalls();
 	stripe_reseq_destroy(&r);
 	check(!kshim_skbs && !kshim_allocs, "no frame and no state leaked");

@@ -35,6 +35,17 @@ static inline bool bitmap_empty(const unsigned long *map, unsigned int size)
 	return find_next_bit(map, size, 0) >= size;
 }
 
+static inline unsigned int bitmap_weight(const unsigned long *map,
+					 unsigned int size)
+{
+	unsigned int b, n = 0;
+
+	for (b = find_next_bit(map, size, 0); b < size;
+	     b = find_next_bit(map, size, b + 1))
+		n++;
+	return n;
+}
+
 static inline void bitmap_copy(unsigned long *dst, const unsigned long *src,
 			       unsigned int size)
 {
