@@ -205,6 +205,11 @@ n=$(echo $times | tr ' ' '\n' | grep -c '^[0-9]')
 check "ten black holes: taken out ($n of 10)" test "$n" -ge 1
 check_timing "ten black holes: each one taken out within its 0.8 s ($n of 10)" \
 	test "$n" = 10
-check_timing "ten black holes: worst failover within 50 ms ($worst ms)" \
-	test "${worst:-999}" -le 50
+# Lost means quiet for 20 ms, or for twice the link's usual longest gap
+# when that is longer, up to 256 ms (kernel/reseq.c): a typical failover
+# is the former, none may take longer than the latter and a report.
+check_timing "ten black holes: median failover within 50 ms ($median ms)" \
+	test "${median:-999}" -le 50
+check_timing "ten black holes: worst failover within 256 + 10 ms ($worst ms)" \
+	test "${worst:-999}" -le 266
 tap_done

@@ -125,6 +125,8 @@ print(u['received'], u['reordered'], u['lost'])" 2>/dev/null)
 rm -f "$TOP/build/reorder-udp.$$"
 log "UDP over reorder on: received, reordered, lost = $udp"
 set -- $udp
+[ "${2:-1}" = 0 ] ||
+	log "UDP: bl's master: $(tc -n $BL -s qdisc show dev stripe0 | head -8 | tr '\n' ' ')"
 check "UDP over reorder on: datagrams arrive, none reordered" \
 	test "${1:-0}" -gt 1000 -a "${2:-1}" = 0
 
