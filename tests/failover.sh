@@ -144,20 +144,41 @@ check "one-way traffic: no healthy link is called silent" test -z "$silent"
 check_timing "one-way traffic: nothing lost (< 0.5 %)" \
 	test "${1:-0}" -gt 0 -a $(( ${2:-1} * 200 )) -lt "${1:-0}"
 
-# --- every usable link looks cut: the sender still sends ---
-# (Regression: a master whose usable links were all marked silent held
-# back for good, since only the peer's frames clear the mark and a peer
-# with nothing to answer stays quiet.)  gw hears bl only on link 6 for a
-# while, and calls links 1-5 silent; then link 6 leaves gw's master, the
-# cuts heal and bl falls quiet.
+# --- cut one way: the side that is not heard keeps sending ---
+# bl -> gw drops on links 1-5 while gw -> bl works.  bl's reports say that
+# gw's links deliver, so gw does not leave them for the silence it sees
+# (before the reports counted, it did, and striped over one link of six);
+# gw's reports say that bl's do not, so bl leaves them.
+lost_links() {	# lost_links NS -- the links of stripe0 flagged lost
+	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+print(" ".join(l["name"] for l in json.load(sys.stdin)[0]["links"] if "lost" in l.get("flags", [])))'
+}
 for i in 1 2 3 4 5; do	# bl -> gw only: sw's port towards gw drops
 	tc -n $SW qdisc replace dev "sg$i" root netem loss 100%
 done
 # Large pings: the peer stripes them over all six links, gw answers those
-# it gets (on link 6), and so judges the links while bl is active.
+# it gets, and so judges the links while bl is active.
+ip netns exec $BL ping -c 60 -i 0.02 -s 8000 -W 1 10.9.0.1 >/dev/null
+silent=$(silent_links $GW) lost=$(lost_links $BL)
+log "bl -> gw cut on links 1-5: links gw calls silent: ${silent:-none}; bl's links reported lost: ${lost:-none}"
+check "cut one way: gw keeps the links bl reports delivering (none silent)" \
+	test -z "$silent"
+check "cut one way: bl leaves the links gw reports lost" \
+	test "$lost" = "b1 b2 b3 b4 b5"
+
+# --- every usable link looks cut: the sender still sends ---
+# (Regression: a master whose usable links were all marked silent held
+# back for good, since only the peer's frames clear the mark and a peer
+# with nothing to answer stays quiet.)  Links 1-5 cut both ways: gw hears
+# bl only on link 6 for a while, and calls links 1-5 silent; then link 6
+# leaves gw's master, the cuts heal and bl falls quiet.
+for i in 1 2 3 4 5; do
+	tc -n $SW qdisc replace dev "sb$i" root netem loss 100%
+done
 ip netns exec $BL ping -c 60 -i 0.02 -s 8000 -W 1 10.9.0.1 >/dev/null
 silent=$(silent_links $GW)
-log "bl -> gw cut on links 1-5: links gw calls silent: ${silent:-none}"
+log "cut both ways on links 1-5: links gw calls silent: ${silent:-none}"
 check "all cut but one: the receiver's side calls the cut links silent" \
 	test "$silent" = "g1 g2 g3 g4 g5"
 tc -n $GW qdisc del dev g6 root
