@@ -293,7 +293,9 @@ enum {
  * link cut both ways is reported over the others.  Its proto, flow, link,
  * gseq and fseq are 0; it moves no sequence state.  A report names a link
  * STRIPE_WIRE_LINK_LOST when that link delivered nothing from the sender
- * for STRIPE_FEEDBACK_LOST_MS while the others did: the sender takes it
+ * for STRIPE_FEEDBACK_LOST_MS while the others did, or missed two of the
+ * sender's marked bursts in a row (another link carried a newer gseq, it
+ * carried nothing): the sender takes it
  * out of rotation at once, and back after reports of it delivering for a
  * while (the hysteresis is the sender's, see Documentation/design.rst).
  *
