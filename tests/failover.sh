@@ -72,8 +72,11 @@ log "1% loss on link 3: $lossy Mbit/s; gaps closed by the link rule $ll, by time
 # TCP halves its window at each of these real losses: it slows, not stops.
 check "loss on one link: the stream keeps going (>= 25 % of clean)" \
 	at_least "$lossy" "$clean" 25
-check "loss on one link: gaps close by the link rule, not by the hold bound" \
-	test "$ll" -gt 0 -a "$lt" -le $(( ll / 4 ))
+check "loss on one link: gaps close by the link rule" test "$ll" -gt 0
+# (a receiver CPU stalled past the hold bound times a gap out: on the
+# debug kernel one of three did)
+check_timing "loss on one link: ... not by the hold bound ($lt timeouts <= $ll / 4)" \
+	test "$lt" -le $(( ll / 4 ))
 tb_shape 3 100mbit 200us
 
 # --- link 4 cut both ways mid-stream, healed later ----------------------------
@@ -184,8 +187,11 @@ check "all cut but one: the receiver's side calls the cut links silent" \
 tc -n $GW qdisc del dev g6 root
 for i in 1 2 3 4 5; do tb_shape "$i" 100mbit; done
 sleep 1
+# The peer answers once it takes its links back too (gw reported them lost
+# while cut, and its link 6 left gw's master): pings until then, ~10 s at
+# most; a sender that held back for good never hears back.
 check "every link looks cut: the sender still sends, and hears back" \
-	ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2
+	wait_for ip netns exec $GW ping -c 1 -W 1 10.9.0.2
 # Back once heard again (and, for a link the peer reported lost, once its
 # reports say it delivers for 50 ms): ping on until then, at most ~10 s.
 back() {
