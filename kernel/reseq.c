@@ -497,6 +497,7 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		r->stats.link_reordered++;
 	}
 	s->link_seen[link] = now->ns;
+	s->heard_at = now->ns;
 	s->fb_silent_before[link] = 0;
 	s->fb_missed[link] = 0;
 	__clear_bit(link, s->stale);
@@ -837,7 +838,10 @@ bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
 	if (slot >= STRIPE_RX_SENDERS)
 		return false;
 	s = r->senders[slot];
-	if (!s || now - s->last_seen > STRIPE_RX_IDLE_NS)
+	/* Probes count: a sender that left every link we hear it on, and
+	 * sends on one we lost, only learns from us that they deliver.
+	 */
+	if (!s || now - s->heard_at > STRIPE_RX_IDLE_NS)
 		return false;
 	msg->peer = s->id;
 	msg->n = 0;

@@ -442,6 +442,28 @@ static void test_feedback_lone_frames(void)
 		kfree_skb(__skb_dequeue(&r.out));
 }
 
+/* A sender that left every link we hear it on (we reported them lost)
+ * sends its data on a link we no longer have, and only probes reach us:
+ * it learns only from our feedback that those links deliver again, so
+ * probes keep the feedback going (failover.sh: "every link looks cut").
+ */
+static void test_feedback_probes_only(void)
+{
+	static struct stripe_feedback_msg msg;
+	u64 t = 1000 * MS;
+	u32 g = 1;
+
+	start();
+	frame_on(0, 10, g++, t, false);
+	frame_on(1, 11, g++, t, false);
+	for (t += 100 * MS; t < 3000 * MS; t += 10 * MS)
+		frame_on(0, 10, g, t, true);
+	check(feedback_at(t, &msg) < STRIPE_RX_SENDERS &&
+	      report_of(&msg, 10) &&
+	      report_of(&msg, 10)->state == STRIPE_WIRE_LINK_DELIVERING,
+	      "feedback: a sender heard only through probes hears they deliver");
+}
+
 /* A few long gaps (a receiver's CPU that left a link's queue unserved
  * for 60 ms, twice in a second) do not hide a dead link for long.
  */
@@ -891,6 +913,7 @@ int main(void)
 	test_feedback_after_pause();
 	test_feedback_stalled_sender();
 	test_feedback_lone_frames();
+	test_feedback_probes_only();
 	test_feedback_rare_stalls();
 	stripe_reseq_destroy(&r);
 	check(!kshim_skbs && !kshim_allocs, "no frame and no state leaked");
