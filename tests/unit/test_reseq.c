@@ -188,6 +188,18 @@ static void frame_on(u32 link, u8 wlink, u32 gseq, u64 now, bool probe)
 		kfree_skb(__skb_dequeue(&r.out));
 }
 
+/* A fresh receiver that heard sender 5 at @t on local links 0, 1, 2 (its
+ * links 10, 11, 12): the next gseq
+ */
+static u32 start_three_links(u64 t)
+{
+	start();
+	frame_on(0, 10, 1, t, false);
+	frame_on(1, 11, 2, t, false);
+	frame_on(2, 12, 3, t, false);
+	return 4;
+}
+
 static const struct stripe_link_report *report_of(
 	const struct stripe_feedback_msg *msg, u8 wlink)
 {
@@ -332,10 +344,7 @@ static void test_feedback_after_pause(void)
 	u64 t = 1000 * MS;
 	u32 g = 1;
 
-	start();
-	frame_on(0, 10, g++, t, false);
-	frame_on(1, 11, g++, t, false);
-	frame_on(2, 12, g++, t, false);
+	g = start_three_links(t);
 	t += 2000 * MS;
 	frame_on(0, 10, g++, t, false);
 	frame_on(1, 11, g++, t, false);
@@ -367,10 +376,7 @@ static void test_feedback_stalled_sender(void)
 	u32 g = 1, burst;
 	bool lost = false;
 
-	start();
-	frame_on(0, 10, g++, t, false);
-	frame_on(1, 11, g++, t, false);
-	frame_on(2, 12, g++, t, false);
+	g = start_three_links(t);
 	for (burst = 0; burst < 8 && !lost; burst++) {
 		t += 40 * MS;
 		for (end = t + 5 * MS; t < end; t += MS / 2) {
@@ -407,10 +413,7 @@ static void test_feedback_lone_frames(void)
 	u64 t = 1000 * MS;
 	u32 g = 1;
 
-	start();
-	frame_on(0, 10, g++, t, false);
-	frame_on(1, 11, g++, t, false);
-	frame_on(2, 12, g++, t, false);
+	g = start_three_links(t);
 	/* period 1: gseq 4 lost on link 2, markers on 0 and 1 */
 	t += 200 * MS;
 	marker_on(0, 10, g, t + MS);
