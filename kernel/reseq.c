@@ -407,24 +407,31 @@ static u64 stripe_reseq_fb_silent_for(const struct stripe_rx_sender *s,
 	return s->last_seen > since ? s->last_seen - since : 0;
 }
 
+/* The newest gseq any of the sender's links carried */
+static u32 stripe_reseq_newest(const struct stripe_rx_sender *s)
+{
+	unsigned int i = find_first_bit(s->links, STRIPE_RX_LINKS);
+	u32 newest = i < STRIPE_RX_LINKS ? s->newest[i] : 0;
+
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
+		if (seq_before(newest, s->newest[i]))
+			newest = s->newest[i];
+	return newest;
+}
+
 /* Did @link miss the sender's current active period?  It delivered
  * nothing in it, though the sender marked (a marking sender brings every
  * working link up to its newest gseq before it falls quiet, marker.c) and
- * another link carried a newer gseq.  A sender whose every frame is a lone
- * ACK, sent on a dead link, shows this and nothing else: too few frames for
- * any silence to count, and never a busy period.
+ * another link carried a newer gseq (@newest: stripe_reseq_newest()).  A
+ * sender whose every frame is a lone ACK, sent on a dead link, shows this
+ * and nothing else: too few frames for any silence to count, and never a
+ * busy period.
  */
 static bool stripe_reseq_fb_missed(const struct stripe_rx_sender *s,
-				   unsigned int link)
+				   unsigned int link, u32 newest)
 {
-	unsigned int i;
-
-	if (!s->fb_period_marked || s->link_seen[link] >= s->fb_since)
-		return false;
-	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
-		if (seq_before(s->newest[link], s->newest[i]))
-			return true;
-	return false;
+	return s->fb_period_marked && s->link_seen[link] < s->fb_since &&
+	       seq_before(s->newest[link], newest);
 }
 
 /* The sender's pause ended at @now: its links' silence counts anew, but a
@@ -439,12 +446,13 @@ static void stripe_reseq_fb_pause(struct stripe_rx_sender *s, u64 now)
 {
 	unsigned int i, n = bitmap_weight(s->links, STRIPE_RX_LINKS);
 	bool busy = n && s->fb_period_frames >= 4 * n;
+	u32 newest = stripe_reseq_newest(s);
 
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
 		s->fb_silent_before[i] = busy ?
 			s->fb_silent_before[i] +
 			stripe_reseq_fb_silent_for(s, i) : 0;
-		s->fb_missed[i] = stripe_reseq_fb_missed(s, i) ?
+		s->fb_missed[i] = stripe_reseq_fb_missed(s, i, newest) ?
 			min(s->fb_missed[i] + 1, U8_MAX) : 0;
 	}
 	s->fb_since = now;
@@ -799,7 +807,8 @@ bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
 }
 
 static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
-				  unsigned int link, u64 now, u64 lost_ns)
+				  unsigned int link, u32 newest, u64 now,
+				  u64 lost_ns)
 {
 	u64 lost_after = stripe_reseq_lost_after(s, link, lost_ns);
 	unsigned int missed = s->fb_missed[link];
@@ -811,7 +820,8 @@ static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
 	 * for the link to catch up.  Two periods missed in a row, not one:
 	 * one lost marker at the end of a burst is not a dead link.
 	 */
-	if (now - s->last_seen > lost_after && stripe_reseq_fb_missed(s, link))
+	if (now - s->last_seen > lost_after &&
+	    stripe_reseq_fb_missed(s, link, newest))
 		missed++;
 	if (missed >= 2)
 		return STRIPE_WIRE_LINK_LOST;
@@ -834,6 +844,7 @@ bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
 {
 	const struct stripe_rx_sender *s;
 	unsigned int i;
+	u32 newest;
 
 	if (slot >= STRIPE_RX_SENDERS)
 		return false;
@@ -845,13 +856,15 @@ bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
 		return false;
 	msg->peer = s->id;
 	msg->n = 0;
+	newest = stripe_reseq_newest(s);
 	bitmap_copy(msg->links, s->links, STRIPE_RX_LINKS);
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
 		struct stripe_link_report *rep = &msg->report[msg->n++];
 		u64 age_ms = div_u64(now - s->link_seen[i], NSEC_PER_MSEC);
 
 		rep->link = s->wire_link[i];
-		rep->state = stripe_reseq_link_state(s, i, now, lost_ns);
+		rep->state = stripe_reseq_link_state(s, i, newest, now,
+						     lost_ns);
 		rep->age_ms = min_t(u64, age_ms, U16_MAX);
 		rep->frames = s->link_frames[i];
 		rep->bytes = s->link_bytes[i];

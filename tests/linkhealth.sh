@@ -73,6 +73,15 @@ if key.startswith("rate"):
     rows = [r for r in side["intervals"] if r["start"] >= start - 1e-6]
     secs = sum(r["end"] - r["start"] for r in rows)
     print(int(sum(r["bytes"] for r in rows) * 8 / secs / 1e6) if secs else 0)
+elif key == "trace":
+    # each half second: received Mbit/s, sender's retransmits/cwnd/rtt
+    rcv = [d[k] for k in ("local", "remote") if d[k].get("role") == "receiver"][0]
+    snd = [d[k] for k in ("local", "remote") if d[k].get("role") == "sender"][0]
+    out = []
+    for r, t in zip(rcv["intervals"], snd["intervals"]):
+        out.append("%.1f:%d/%d/%d/%d" % (r["start"], r["bits_per_second"] / 1e6,
+                   t.get("retransmits", 0), t.get("cwnd", 0), t.get("rtt_us", 0)))
+    print(" ".join(out))
 else:
     v = d["summary"]
     for k in key.split("."):
@@ -110,6 +119,8 @@ for dir in data ack both; do
 	log "$dir direction black at 1.5 s: $(result "tcp-$dir" goodput_bps | cut -d. -f1) bit/s," \
 	    "from 2.5 s on $late Mbit/s (clean $clean); $dev left $left time(s)," \
 	    "${after:-?} ms after its last delivery; flags: $flags"
+	log "$dir direction black, per half second from: Mbit/s/retransmits/cwnd/rtt us:" \
+	    "$(result "tcp-$dir" trace)"
 	check "$dir direction black: the stream completes, every byte intact" \
 		test "$(result "tcp-$dir" integrity_ok)" = true
 	check "$dir direction black: $dev leaves rotation on the peer's report" \

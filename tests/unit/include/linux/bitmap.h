@@ -30,6 +30,12 @@ static inline unsigned int find_next_bit(const unsigned long *map,
 	return b;
 }
 
+static inline unsigned int find_first_bit(const unsigned long *map,
+					  unsigned int size)
+{
+	return find_next_bit(map, size, 0);
+}
+
 static inline bool bitmap_empty(const unsigned long *map, unsigned int size)
 {
 	return find_next_bit(map, size, 0) >= size;
