@@ -595,15 +595,25 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 		__skb_queue_tail(&r->out, skb);
 		return;
 	}
-	/* Behind, too far ahead to be true, or a duplicate.  The window keeps
-	 * every held frame within half the number space of f->next, where
-	 * seq_before() is a total order.
+	/* Behind: its gap was given up on (a link that is not FIFO, a stall)
+	 * and the flow still lacks it.  Up it goes, out of order: TCP takes
+	 * that as reordering, where a drop would cost it a retransmit and
+	 * half its window.  Only a sender that sent it twice makes this a
+	 * duplicate, and the stack above copes with those.
 	 */
-	if (seq_before(wi->fseq, f->next) ||
-	    wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW ||
-	    !stripe_reseq_hold(f, skb)) {
+	if (seq_before(wi->fseq, f->next)) {
 		if (wi->fseq - f->skip_from < f->skip_len)
 			stripe_reseq_note_late(s, f, now);
+		r->stats.late++;
+		__skb_queue_tail(&r->out, skb);
+		return;
+	}
+	/* Too far ahead to be true, or a duplicate of a held frame.  The
+	 * window keeps every held frame within half the number space of
+	 * f->next, where seq_before() is a total order.
+	 */
+	if (wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW ||
+	    !stripe_reseq_hold(f, skb)) {
 		r->stats.late++;
 		kfree_skb(skb);
 		return;
@@ -636,10 +646,16 @@ void stripe_reseq_frame(struct stripe_reseq *r,
 	}
 	s = stripe_reseq_sender(r, wi->sender, now->ns, !marker);
 	if (!s) {
-		/* A marker of a sender we keep no state for says nothing. */
-		if (!marker)
+		/* A marker of a sender we keep no state for says nothing; its
+		 * data goes up as it comes, unordered, rather than not at all
+		 * (the table is full or memory short).
+		 */
+		if (marker) {
+			kfree_skb(skb);
+		} else {
 			r->stats.no_state++;
-		kfree_skb(skb);
+			__skb_queue_tail(&r->out, skb);
+		}
 		return;
 	}
 	stripe_reseq_note_link(r, s, cfg, link, wi, skb->len, now);

@@ -117,7 +117,7 @@ modref() {	# the module's reference count (its qdiscs), or "gone"
 
 tcp_rx() {	# tcp_rx NS PORT -- bytes received by TCP sockets on local PORT
 	ip netns exec "$1" ss -tinH state established "( sport = :$2 )" 2>/dev/null |
-		grep -o 'bytes_received:[0-9]*' | awk -F: '{s += $2} END {print s + 0}'
+		grep -o 'bytes_received:[0-9]*' | awk -F: '{s += $2} END {printf "%.0f\n", s}'
 }
 
 sender_sockets() {	# the TCP stream's sockets at gw, on one line

@@ -169,9 +169,11 @@ enum {
 	TCA_STRIPE_MSTAT_RX_LOST_LINK,	/* gaps declared lost: every link passed them */
 	TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT, /* gaps declared lost: hold-max expired */
 	TCA_STRIPE_MSTAT_RX_LOST_LIMIT,	/* gaps skipped: flow or buffer limit */
-	TCA_STRIPE_MSTAT_RX_LATE,	/* duplicates and late arrivals dropped */
+	TCA_STRIPE_MSTAT_RX_LATE,	/* late arrivals passed up out of order,
+					 * duplicates of held frames dropped
+					 */
 	TCA_STRIPE_MSTAT_RX_MALFORMED,	/* bad stripe headers dropped */
-	TCA_STRIPE_MSTAT_RX_NO_STATE,	/* dropped: too many senders */
+	TCA_STRIPE_MSTAT_RX_NO_STATE,	/* passed up unordered: too many senders */
 	TCA_STRIPE_MSTAT_SENDER_ID,	/* u32: this master's id on the wire */
 	TCA_STRIPE_MSTAT_TX_MARKERS,	/* marker frames sent on idle links */
 	TCA_STRIPE_MSTAT_RX_MARKERS,	/* marker frames received */
