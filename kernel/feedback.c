@@ -194,6 +194,7 @@ static void stripe_fb_leave(struct stripe_master *m, struct stripe_link *link,
 	WRITE_ONCE(link->peer_lost, true);
 	WRITE_ONCE(link->fb_left_after_ms, after_ms);
 	WRITE_ONCE(link->fb_left, link->fb_left + 1);
+	stripe_link_state_changed(m);
 	net_info_ratelimited("%s: link %s delivers nothing to the peer: left\n",
 			     m->dev->name, link->dev->name);
 }
@@ -212,8 +213,10 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 		/* The peer gets what we send on it: if we do not hear it
 		 * there, that is its direction, which it leaves on our report
 		 */
-		if (READ_ONCE(link->rx_silent))
+		if (READ_ONCE(link->rx_silent)) {
 			WRITE_ONCE(link->rx_silent, false);
+			stripe_link_state_changed(m);
+		}
 	}
 	if (rep->state == STRIPE_WIRE_LINK_LOST) {
 		stripe_fb_leave(m, link, now, rep->age_ms);
@@ -232,6 +235,7 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 	WRITE_ONCE(link->peer_lost, false);
 	link->fb_up_at = now;
 	WRITE_ONCE(link->fb_back, link->fb_back + 1);
+	stripe_link_state_changed(m);
 	net_info_ratelimited("%s: link %s delivers to the peer again: back\n",
 			     m->dev->name, link->dev->name);
 }

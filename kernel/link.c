@@ -83,6 +83,58 @@ u32 stripe_link_flags(const struct stripe_link *link)
 	return flags;
 }
 
+/* The flags a change of which is announced */
+#define STRIPE_LINK_F_ANNOUNCED \
+	(STRIPE_LINK_F_ACTIVE | STRIPE_LINK_F_SILENT | STRIPE_LINK_F_LOST)
+
+/* Announce the links whose place in rotation changed: NETDEV_CHANGELOWERSTATE
+ * (rtnetlink sends RTM_NEWLINK for the link, so "ip monitor link" shows it,
+ * with its flags in the slave data), as bonding does for its slaves.  Failover
+ * happens in softirq; this runs in process context, and takes RTNL by
+ * trylock so that stripe_link_state_stop() may wait for it under RTNL.
+ */
+static void stripe_link_state_work(struct work_struct *work)
+{
+	struct stripe_master *m = container_of(to_delayed_work(work),
+					       struct stripe_master,
+					       state_work);
+	struct netdev_lag_lower_state_info info;
+	struct stripe_link *link;
+	u32 flags;
+
+	if (!rtnl_trylock()) {
+		schedule_delayed_work(&m->state_work, 1);
+		return;
+	}
+	list_for_each_entry(link, &m->links, node) {
+		flags = stripe_link_flags(link) & STRIPE_LINK_F_ANNOUNCED;
+		if (flags == link->notified_flags)
+			continue;
+		link->notified_flags = flags;
+		info.link_up = !!(flags & STRIPE_LINK_F_ACTIVE);
+		info.tx_enabled = info.link_up && !(flags & STRIPE_LINK_F_SILENT);
+		netdev_lower_state_changed(link->dev, &info);
+	}
+	rtnl_unlock();
+}
+
+void stripe_link_state_init(struct stripe_master *m)
+{
+	INIT_DELAYED_WORK(&m->state_work, stripe_link_state_work);
+}
+
+/* Any context: a link left or rejoined rotation */
+void stripe_link_state_changed(struct stripe_master *m)
+{
+	schedule_delayed_work(&m->state_work, 0);
+}
+
+/* RTNL: the master goes */
+void stripe_link_state_stop(struct stripe_master *m)
+{
+	cancel_delayed_work_sync(&m->state_work);
+}
+
 /* Hot path: may this link take a packet now?  A link whose driver queue is
  * stopped builds a queue in its qdisc; it is skipped while that queue holds
  * queue_max bytes (or its packet limit), so the standing queue stays short.
@@ -258,6 +310,8 @@ int stripe_link_join(struct stripe_link *link, struct stripe_master *m,
 		goto err_list;
 	}
 	stripe_master_update(m);
+	link->notified_flags = stripe_link_flags(link) &
+			       STRIPE_LINK_F_ANNOUNCED;
 	return 0;
 
 err_list:
@@ -343,6 +397,7 @@ static int stripe_netdev_event(struct notifier_block *nb, unsigned long event,
 		fallthrough;
 	case NETDEV_FEAT_CHANGE:
 		stripe_master_update(m);
+		stripe_link_state_changed(m);
 		break;
 	case NETDEV_CHANGEMTU:
 		return stripe_link_changemtu(m, link);

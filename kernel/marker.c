@@ -131,6 +131,7 @@ static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 		if (!silent && stripe_rx_link_silent(m, link) &&
 		    !stripe_feedback_vouches(link, now)) {
 			WRITE_ONCE(link->rx_silent, true);
+			stripe_link_state_changed(m);
 			silent = true;
 		}
 		if (silent || READ_ONCE(link->peer_lost)) {

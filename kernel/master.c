@@ -217,6 +217,7 @@ int stripe_master_configure(struct stripe_master *m,
 			WRITE_ONCE(link->peer_lost, false);
 		}
 		spin_unlock_bh(&m->fb_lock);
+		stripe_link_state_changed(m);
 	}
 	return 0;
 }
@@ -262,6 +263,7 @@ static int stripe_master_init(struct net_device *dev)
 	m->sender_id = get_random_u32();
 	stripe_marker_init(m);
 	stripe_feedback_init(m);
+	stripe_link_state_init(m);
 	m->srr = alloc_percpu(struct stripe_srr);
 	m->stats = netdev_alloc_pcpu_stats(struct stripe_master_stats);
 	if (!m->srr || !m->stats)
@@ -298,6 +300,7 @@ static void stripe_master_uninit(struct net_device *dev)
 	}
 	stripe_marker_stop(m);
 	stripe_feedback_stop(m);
+	stripe_link_state_stop(m);
 	stripe_rx_destroy(m);
 	stripe_table_free(rtnl_dereference(m->table));
 	RCU_INIT_POINTER(m->table, NULL);

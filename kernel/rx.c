@@ -177,8 +177,10 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		kfree_skb(skb);
 		return;
 	}
-	if (unlikely(READ_ONCE(link->rx_silent)))
+	if (unlikely(READ_ONCE(link->rx_silent))) {
 		WRITE_ONCE(link->rx_silent, false);	/* heard again */
+		stripe_link_state_changed(m);
+	}
 	real_us = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 	now.owd_us = (s32)(real_us - wi.tstamp);
 	now.src = skb_mac_header_was_set(skb) && skb_mac_header_len(skb) >= ETH_HLEN &&

@@ -136,6 +136,7 @@ struct stripe_link {
 	u32 fb_reporter;	/* sender id of the last peer to report it */
 	u64 fb_omitted_since;	/* ns, first report of it that left it out */
 	bool enslaved;		/* joined by ip link: released the same way */
+	u32 notified_flags;	/* RTNL: STRIPE_LINK_F_* last announced */
 	struct rcu_head rcu;
 };
 
@@ -237,7 +238,14 @@ struct stripe_master {
 	u64 fb_tx;				/* frames sent, the timer */
 	u64 fb_rx;				/* about us, fb_lock */
 	u64 fb_rx_other;			/* about others, racy count */
+	/* link.c: announces links that left or rejoined rotation */
+	struct delayed_work state_work;
 };
+
+/* link.c */
+void stripe_link_state_init(struct stripe_master *m);
+void stripe_link_state_changed(struct stripe_master *m);
+void stripe_link_state_stop(struct stripe_master *m);
 
 /* master.c */
 extern struct rtnl_link_ops stripe_link_ops;

@@ -108,10 +108,17 @@ for dir in data ack both; do
 	both) ns=$GW; dev=g6; l=6 ;;
 	esac
 	left0=$(link_field $ns $dev left)
+	# What "ip monitor link" shows of the link meanwhile: nothing else
+	# changes it, so any message is the announcement of it leaving.
+	ip -n "$ns" monitor link >"$OUT.mon-$dir" 2>&1 &
+	MON_PID=$!
 	stream "tcp-$dir" 6
 	sleep 1.5
 	hole $l $dir
 	wait $STREAM_PID
+	kill $MON_PID 2>/dev/null
+	wait $MON_PID 2>/dev/null
+	mon=$(grep -c ": $dev[@:]" "$OUT.mon-$dir")
 	left=$(( $(link_field $ns $dev left) - left0 ))
 	after=$(link_field $ns $dev left_after_ms)
 	flags=$(link_field $ns $dev flags)
@@ -125,6 +132,8 @@ for dir in data ack both; do
 		test "$(result "tcp-$dir" integrity_ok)" = true
 	check "$dir direction black: $dev leaves rotation on the peer's report" \
 		bash -c "[ $left -ge 1 ] && [[ ' $flags ' == *' lost '* ]]"
+	check "$dir direction black: ip monitor link announces it ($mon messages of $dev)" \
+		test "$mon" -ge 1
 	# (cut both ways, the sender's own silence rule may leave the link
 	# first; the report then comes later and its time says little)
 	[ $dir = both ] ||
