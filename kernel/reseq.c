@@ -407,6 +407,17 @@ static u64 stripe_reseq_fb_silent_for(const struct stripe_rx_sender *s,
 	return s->last_seen > since ? s->last_seen - since : 0;
 }
 
+/* When the sender was last heard on any link, probes too (ns) */
+static u64 stripe_reseq_heard_at(const struct stripe_rx_sender *s)
+{
+	unsigned int i;
+	u64 at = 0;
+
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
+		at = max(at, s->link_seen[i]);
+	return at;
+}
+
 /* The newest gseq any of the sender's links carried */
 static u32 stripe_reseq_newest(const struct stripe_rx_sender *s)
 {
@@ -505,7 +516,6 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		r->stats.link_reordered++;
 	}
 	s->link_seen[link] = now->ns;
-	s->heard_at = now->ns;
 	s->fb_silent_before[link] = 0;
 	s->fb_missed[link] = 0;
 	__clear_bit(link, s->stale);
@@ -868,7 +878,7 @@ bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
 	/* Probes count: a sender that left every link we hear it on, and
 	 * sends on one we lost, only learns from us that they deliver.
 	 */
-	if (!s || now - s->heard_at > STRIPE_RX_IDLE_NS)
+	if (!s || now - stripe_reseq_heard_at(s) > STRIPE_RX_IDLE_NS)
 		return false;
 	msg->peer = s->id;
 	msg->n = 0;

@@ -113,7 +113,6 @@ struct stripe_rx_flow {
 struct stripe_rx_sender {
 	u32 id;
 	u64 last_seen;			/* ns, any frame but a probe */
-	u64 heard_at;			/* ns, any frame, probes too */
 	u64 active_since;		/* ns, end of the last pause */
 	DECLARE_BITMAP(links, STRIPE_RX_LINKS);	/* links it was heard on */
 	/* links that held a gap to the hold bound, until heard again */
