@@ -64,6 +64,8 @@ static const char *const stripe_lstat_names[TCA_STRIPE_LSTAT_MAX + 1]
 	[TCA_STRIPE_LSTAT_LEFT] = "left",
 	[TCA_STRIPE_LSTAT_BACK] = "back",
 	[TCA_STRIPE_LSTAT_LEFT_AFTER_MS] = "left_after_ms",
+	[TCA_STRIPE_LSTAT_PACE] = "pace",
+	[TCA_STRIPE_LSTAT_QUEUE_US] = "queue_us",
 };
 
 /* The key of TCA_STRIPE_MSTAT_<a> / TCA_STRIPE_LSTAT_<a> */

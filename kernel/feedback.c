@@ -85,6 +85,7 @@ static struct sk_buff *stripe_fb_build(struct stripe_master *m,
 		w->age_ms = htons(msg->report[i].age_ms);
 		w->frames = htonl(msg->report[i].frames);
 		w->bytes = htonl(msg->report[i].bytes);
+		w->queue_us = htonl(msg->report[i].queue_us);
 	}
 	return skb;
 }
@@ -280,7 +281,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 {
 	const unsigned int hlen = sizeof(struct stripe_wire_hdr);
 	struct stripe_link_report rep[STRIPE_WIRE_LINKS];
-	const struct stripe_table *t;
+	struct stripe_table *t;
 	struct stripe_link *l;
 	u64 mentioned = 0;
 	u64 now;
@@ -313,6 +314,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 			stripe_fb_apply(m, l, &rep[i], wi->sender, now);
 	}
 	stripe_fb_omitted(m, t, mentioned, wi->sender, now);
+	stripe_share_adapt(m, t, rep, n, wi->sender, now);
 	spin_unlock(&m->fb_lock);
 out:
 	consume_skb(skb);

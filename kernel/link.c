@@ -160,9 +160,13 @@ int stripe_link_configure(struct stripe_link *link, const struct nlattr *weight,
 
 	ASSERT_RTNL();
 	if (weight && nla_get_u32(weight) != old) {
-		link->weight = nla_get_u32(weight);
+		/* Read without RTNL by share.c; a new weight starts at the
+		 * whole of its share.
+		 */
+		WRITE_ONCE(link->weight, nla_get_u32(weight));
+		WRITE_ONCE(link->pace, STRIPE_PACE_ONE);
 		if (m && stripe_master_rebuild(m)) {
-			link->weight = old;
+			WRITE_ONCE(link->weight, old);
 			NL_SET_ERR_MSG_MOD(extack, "out of memory for the link table");
 			return -ENOMEM;
 		}

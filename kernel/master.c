@@ -40,7 +40,7 @@ static void stripe_table_free(struct stripe_table *t)
 
 /* A table of the master's links but @skip (NULL: all of them), each with
  * quantum * weight / smallest weight bytes per round, so the smallest sends
- * one quantum.
+ * one quantum; then at the link's pace (adaptive shares, share.c).
  */
 static struct stripe_table *stripe_table_build(struct stripe_master *m,
 					       const struct stripe_link *skip,
@@ -62,10 +62,11 @@ static struct stripe_table *stripe_table_build(struct stripe_master *m,
 		if (link == skip)
 			continue;
 		t->slot[i].link = link;
-		t->slot[i].share = min_t(u64, div_u64(share, wmin), S32_MAX / 2);
+		t->slot[i].base = min_t(u64, div_u64(share, wmin), S32_MAX / 2);
 		i++;
 	}
 	t->n = i;
+	stripe_share_apply(t);
 	return t;
 }
 
@@ -217,6 +218,7 @@ int stripe_master_configure(struct stripe_master *m,
 			WRITE_ONCE(link->peer_lost, false);
 		}
 		spin_unlock_bh(&m->fb_lock);
+		stripe_share_reset(m);
 		stripe_link_state_changed(m);
 	}
 	return 0;

@@ -236,6 +236,8 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 	if (!link)
 		return -ENOMEM;
 	spin_lock_init(&link->tx_lock);
+	link->pace = STRIPE_PACE_ONE;
+	link->queue_us = U32_MAX;
 	link->stats = netdev_alloc_pcpu_stats(struct stripe_link_stats);
 	if (!link->stats) {
 		kfree(link);

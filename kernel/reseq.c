@@ -106,6 +106,7 @@ int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
 		report[i].age_ms = get_unaligned_be16(&w->age_ms);
 		report[i].frames = get_unaligned_be32(&w->frames);
 		report[i].bytes = get_unaligned_be32(&w->bytes);
+		report[i].queue_us = get_unaligned_be32(&w->queue_us);
 	}
 	*peer = get_unaligned_be32(&fb->peer);
 	return fb->n;
@@ -322,6 +323,9 @@ static struct stripe_rx_sender *stripe_reseq_sender(struct stripe_reseq *r,
 	for (i = 0; i < STRIPE_RX_LINKS; i++) {
 		s->owd_min[i] = S32_MAX;
 		s->owd_min_last[i] = S32_MAX;
+		s->queue_base[i] = S32_MAX;
+		s->queue_base_last[i] = S32_MAX;
+		s->queue_min[i] = STRIPE_WIRE_QUEUE_NONE;
 	}
 	r->senders[free] = s;
 	return s;
@@ -346,6 +350,33 @@ static void stripe_reseq_note_owd(struct stripe_rx_sender *s, u32 link,
 	}
 	if (owd_us < s->owd_min[link])
 		s->owd_min[link] = owd_us;
+}
+
+/* What this frame waited in queues on its way: the least of these since
+ * the last report is the link's standing queue (adaptive shares, at the
+ * sender).  Measured from the least delay over 10 to 20 s: TCP may keep
+ * every queue from emptying for longer than the skew's windows.
+ */
+static void stripe_reseq_note_queue(struct stripe_rx_sender *s, u32 link,
+				    s32 owd_us, u64 now)
+{
+	unsigned int i;
+	u32 queue_us;
+
+	if (now - s->queue_window > STRIPE_RX_QUEUE_WINDOW_NS) {
+		for (i = 0; i < STRIPE_RX_LINKS; i++) {
+			s->queue_base_last[i] = s->queue_base[i];
+			s->queue_base[i] = S32_MAX;
+		}
+		s->queue_window = now;
+	}
+	if (owd_us < s->queue_base[link])
+		s->queue_base[link] = owd_us;
+	queue_us = (u32)((s64)owd_us - min(s->queue_base[link],
+					   s->queue_base_last[link]));
+	queue_us = min(queue_us, STRIPE_WIRE_QUEUE_NONE - 1);
+	if (queue_us < s->queue_min[link])
+		s->queue_min[link] = queue_us;
 }
 
 /* How long @link may deliver nothing before feedback calls it lost:
@@ -520,6 +551,7 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 	s->fb_missed[link] = 0;
 	__clear_bit(link, s->stale);
 	stripe_reseq_note_owd(s, link, now->owd_us, now->ns);
+	stripe_reseq_note_queue(s, link, now->owd_us, now->ns);
 	s->wire_link[link] = wire_link;
 	if (now->src)
 		memcpy(s->addr[link], now->src, ETH_ALEN);
@@ -739,6 +771,9 @@ void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link)
 		s->fb_missed[link] = 0;
 		s->owd_min[link] = S32_MAX;
 		s->owd_min_last[link] = S32_MAX;
+		s->queue_base[link] = S32_MAX;
+		s->queue_base_last[link] = S32_MAX;
+		s->queue_min[link] = STRIPE_WIRE_QUEUE_NONE;
 		s->link_frames[link] = 0;
 		s->link_bytes[link] = 0;
 		memset(s->gap_hist[link], 0, sizeof(s->gap_hist[link]));
@@ -863,12 +898,13 @@ static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
  * twice the longest quiet it showed lately if that is longer, while the
  * sender's other links did (measured, like the loss rule's silence, up to
  * the sender's last frame: a pause or a stall of the whole sender is not a
- * link's fault).
+ * link's fault).  Each report carries the least queueing delay the link
+ * showed since the last one, which starts a new interval.
  */
-bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
+bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
 			   u64 lost_ns, struct stripe_feedback_msg *msg)
 {
-	const struct stripe_rx_sender *s;
+	struct stripe_rx_sender *s;
 	unsigned int i;
 	u32 newest;
 
@@ -894,6 +930,8 @@ bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
 		rep->age_ms = min_t(u64, age_ms, U16_MAX);
 		rep->frames = s->link_frames[i];
 		rep->bytes = s->link_bytes[i];
+		rep->queue_us = s->queue_min[i];
+		s->queue_min[i] = STRIPE_WIRE_QUEUE_NONE;
 		memcpy(msg->addr[i], s->addr[i], ETH_ALEN);
 	}
 	return msg->n > 0;

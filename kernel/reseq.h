@@ -36,6 +36,8 @@
 #define STRIPE_RX_GAP_BUCKETS	9	/* < 1, 2, 4 .. 128 ms, and longer */
 /* The base one-way delay of a link is its least over one to two windows */
 #define STRIPE_RX_OWD_WINDOW_NS	(1000ULL * 1000 * 1000)
+/* ... and the base its queueing delay is measured from, over longer ones */
+#define STRIPE_RX_QUEUE_WINDOW_NS	(10000ULL * 1000 * 1000)
 
 /* A frame may arrive after its gap was given up on: on a link that is not
  * strictly FIFO (a veth without NAPI queues on each sending CPU's backlog),
@@ -83,6 +85,7 @@ struct stripe_link_report {
 	u16 age_ms;
 	u32 frames;
 	u32 bytes;
+	u32 queue_us;
 };
 
 /* What the receiver tells one sender: its reports, and where to send them
@@ -147,6 +150,17 @@ struct stripe_rx_sender {
 	u64 owd_window;			/* ns, start of this window */
 	s32 owd_min[STRIPE_RX_LINKS];
 	s32 owd_min_last[STRIPE_RX_LINKS];
+	/* Least one-way delay per link (us) in this window of the queue's
+	 * base and the last: longer windows than the skew's, so that a queue
+	 * that stands for a while is still measured from an empty one
+	 */
+	u64 queue_window;		/* ns, start of this window */
+	s32 queue_base[STRIPE_RX_LINKS];
+	s32 queue_base_last[STRIPE_RX_LINKS];
+	/* Least queueing delay (us: one-way delay minus that base) of each
+	 * link since its last report, STRIPE_WIRE_QUEUE_NONE if no frame
+	 */
+	u32 queue_min[STRIPE_RX_LINKS];
 	/* Longest wait a late frame needed (ns), in this window and the last */
 	u64 late_window;		/* ns, start of this window */
 	u64 late_need;
@@ -200,7 +214,7 @@ bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us);
 u32 stripe_reseq_max_skew(const struct stripe_reseq *r);
 u64 stripe_reseq_max_late(const struct stripe_reseq *r, u64 now);
-bool stripe_reseq_feedback(const struct stripe_reseq *r, u32 slot, u64 now,
+bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
 			   u64 lost_ns, struct stripe_feedback_msg *msg);
 
 #endif /* _STRIPE_RESEQ_H */

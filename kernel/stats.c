@@ -71,6 +71,19 @@ static int stripe_put_health(struct stripe_link *link, struct sk_buff *skb)
 				  READ_ONCE(link->fb_left_after_ms)) : 0;
 }
 
+/* Its pace (adaptive shares, share.c) and the queueing the peer reports */
+static int stripe_put_share(struct stripe_link *link, struct sk_buff *skb)
+{
+	u32 queue_us = READ_ONCE(link->queue_us);
+	u32 pace = READ_ONCE(link->weight) ? STRIPE_PACE_ONE :
+		   READ_ONCE(link->pace);
+
+	if (nla_put_u32(skb, TCA_STRIPE_LSTAT_PACE, pace))
+		return -EMSGSIZE;
+	return queue_us != U32_MAX ?
+	       nla_put_u32(skb, TCA_STRIPE_LSTAT_QUEUE_US, queue_us) : 0;
+}
+
 static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 {
 	struct stripe_link_counters c;
@@ -101,6 +114,7 @@ static int stripe_put_link(struct stripe_link *link, struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, TCA_STRIPE_LSTAT_TX_MARKERS, c.tx_markers,
 			      TCA_STRIPE_LSTAT_PAD) ||
 	    stripe_put_health(link, skb) ||
+	    stripe_put_share(link, skb) ||
 	    stripe_put_skew(link, skb)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;

@@ -135,6 +135,11 @@ struct stripe_link {
 	u64 fb_delivering_at;
 	u32 fb_reporter;	/* sender id of the last peer to report it */
 	u64 fb_omitted_since;	/* ns, first report of it that left it out */
+	/* share.c, under the master's fb_lock; read without it */
+	u32 pace;		/* part of its weight's share, STRIPE_PACE_ONE */
+	u32 queue_us;		/* the peer's last report, U32_MAX: none */
+	u64 queue_at;		/* ns, when */
+	u32 queue_from;		/* sender id of the peer that reported it */
 	bool enslaved;		/* joined by ip link: released the same way */
 	u32 notified_flags;	/* RTNL: STRIPE_LINK_F_* last announced */
 	struct rcu_head rcu;
@@ -142,7 +147,11 @@ struct stripe_link {
 
 struct stripe_slot {
 	struct stripe_link *link;
-	s32 share;		/* bytes of credit per SRR visit */
+	s32 base;		/* bytes of credit per SRR visit, by weight */
+	/* ... at the link's pace (share.c): written in place with
+	 * WRITE_ONCE, read by the transmit path with READ_ONCE
+	 */
+	s32 share;
 };
 
 struct stripe_table {
@@ -238,6 +247,7 @@ struct stripe_master {
 	u64 fb_tx;				/* frames sent, the timer */
 	u64 fb_rx;				/* about us, fb_lock */
 	u64 fb_rx_other;			/* about others, racy count */
+	u64 share_at;				/* share.c: last step, fb_lock */
 	/* link.c: announces links that left or rejoined rotation */
 	struct delayed_work state_work;
 };
@@ -304,6 +314,13 @@ static inline bool stripe_link_left(const struct stripe_link *link)
 {
 	return READ_ONCE(link->rx_silent) || READ_ONCE(link->peer_lost);
 }
+
+/* share.c */
+void stripe_share_apply(struct stripe_table *t);
+void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
+			const struct stripe_link_report *rep, int n,
+			u32 reporter, u64 now);
+void stripe_share_reset(struct stripe_master *m);
 
 /* ndisc.c */
 bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);

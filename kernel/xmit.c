@@ -33,7 +33,7 @@ static void stripe_srr_reset(struct stripe_srr *srr, const struct stripe_table *
 	srr->gen = t->gen;
 	srr->cursor = 0;
 	for (i = 0; i < t->n; i++)
-		srr->credit[i] = t->slot[i].share;
+		srr->credit[i] = READ_ONCE(t->slot[i].share);
 }
 
 /* Move to the next link and give it its credit for this visit.  Credit is
@@ -47,7 +47,7 @@ static void stripe_srr_advance(struct stripe_srr *srr,
 
 	if (c >= t->n)
 		c = 0;
-	share = t->slot[c].share;
+	share = READ_ONCE(t->slot[c].share);
 	srr->cursor = c;
 	srr->credit[c] = min(srr->credit[c] + share, share);
 }
@@ -76,24 +76,59 @@ static bool stripe_link_try(struct stripe_link *link)
 	return false;
 }
 
+/* A round went by and no link that can send had credit: its shares are
+ * smaller than the packets (a small quantum, a link at a low pace).  Give
+ * every link the credit of as many rounds as the first of them needs to
+ * send again -- what visiting that many rounds would do, at once.  False
+ * if no link can send.
+ */
+static bool stripe_srr_skip_rounds(struct stripe_srr *srr,
+				   const struct stripe_table *t)
+{
+	s64 rounds = S64_MAX, need, share;
+	u32 i;
+
+	for (i = 0; i < t->n; i++) {
+		share = READ_ONCE(t->slot[i].share);
+		if (share <= 0 || stripe_link_left(t->slot[i].link) ||
+		    !stripe_link_can_send(t->slot[i].link))
+			continue;
+		need = div64_s64(1 - (s64)srr->credit[i] + share - 1, share);
+		rounds = min(rounds, max_t(s64, need, 1));
+	}
+	if (rounds == S64_MAX)
+		return false;
+	for (i = 0; i < t->n; i++) {
+		share = READ_ONCE(t->slot[i].share);
+		srr->credit[i] = min_t(s64, srr->credit[i] + rounds * share,
+				       share);
+	}
+	return true;
+}
+
 static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 					   const struct stripe_table *t,
 					   unsigned int len)
 {
 	u32 visits, pass, c;
 
-	for (visits = 0; visits <= 2 * t->n; visits++) {
-		c = srr->cursor;
-		if (srr->credit[c] > 0 && stripe_link_try(t->slot[c].link))
-			goto found;
-		stripe_srr_advance(srr, t);
+	for (pass = 0; pass < 2; pass++) {
+		for (visits = 0; visits <= t->n; visits++) {
+			c = srr->cursor;
+			if (srr->credit[c] > 0 &&
+			    stripe_link_try(t->slot[c].link))
+				goto found;
+			stripe_srr_advance(srr, t);
+		}
+		if (!pass && !stripe_srr_skip_rounds(srr, t))
+			break;
 	}
-	/* Credit is short everywhere (a quantum far below the packet size):
-	 * take the next link that can send at all, but not a cut one -- unless
-	 * every link that can send looks cut.  Silence is cleared only by
-	 * hearing the peer, and a peer with nothing to answer stays quiet:
-	 * holding back then would stall both ends for good.  So send anyway,
-	 * as bonding keeps using its last slave.
+	/* No link with credit can send: take the next link that can send at
+	 * all, but not a cut one -- unless every link that can send looks
+	 * cut.  Silence is cleared only by hearing the peer, and a peer with
+	 * nothing to answer stays quiet: holding back then would stall both
+	 * ends for good.  So send anyway, as bonding keeps using its last
+	 * slave.
 	 */
 	for (pass = 0; pass < 2; pass++) {
 		for (visits = 0; visits < t->n; visits++) {

@@ -348,6 +348,21 @@ static void stripe_print_hold_hist(struct rtattr *hist)
 	close_json_array(PRINT_JSON, NULL);
 }
 
+/* The part of its weight's share a link takes: " pace 25%" in text (only
+ * when below all of it), the raw 1/1024 in JSON
+ */
+static void stripe_print_pace(struct rtattr *attr)
+{
+	__u32 pace;
+
+	if (!stripe_attr_u32(attr, &pace))
+		return;
+	print_uint(PRINT_JSON, STRIPE_LSTAT_KEY(PACE), NULL, pace);
+	if (pace < STRIPE_PACE_ONE)
+		print_uint(PRINT_FP, NULL, " pace %u%%",
+			   (pace * 100 + STRIPE_PACE_ONE / 2) / STRIPE_PACE_ONE);
+}
+
 /* One text line per link; in JSON one object of the "links" array */
 static void stripe_print_link(struct rtattr *link)
 {
@@ -381,6 +396,8 @@ static void stripe_print_link(struct rtattr *link)
 	stripe_print_u64_stat(STRIPE_LSTAT(LEFT), " left %" PRIu64);
 	stripe_print_u64_stat(STRIPE_LSTAT(BACK), " back %" PRIu64);
 	stripe_print_u32_opt(STRIPE_LSTAT(LEFT_AFTER_MS), " after %ums");
+	stripe_print_pace(tb[TCA_STRIPE_LSTAT_PACE]);
+	stripe_print_u32_opt(STRIPE_LSTAT(QUEUE_US), " queue %uus");
 	/* Absent until the receiver has measured it */
 	stripe_print_u32_opt(STRIPE_LSTAT(RX_SKEW_US), " skew %uus");
 	close_json_object();

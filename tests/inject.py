@@ -35,7 +35,7 @@ import sys
 import time
 
 ETH_P_STRIPE = 0x88B5
-VERSION = 2
+VERSION = 3
 HDR = "!BBHIHBBIII"	# version flags proto sender flow link reserved gseq fseq tstamp
 assert struct.calcsize(HDR) == 24
 

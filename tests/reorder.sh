@@ -175,18 +175,20 @@ s.bind(("g1", 0))
 src = s.getsockname()[4]
 eth = dst + src + struct.pack("!H", 0x88B5)
 rnd = random.Random(4737)
-# header v2: version flags proto sender flow link reserved gseq fseq tstamp
+# header (version 3): version flags proto sender flow link reserved gseq
+# fseq tstamp
 HDR = "!BBHIHBBIII"
-frames = [b"", b"\x02", b"\x03" + bytes(23),			# short, bad version
-          struct.pack(HDR, 1, 0, 0x0800, 1, 0, 0, 0, 1, 1, 0),	# version 1
-          struct.pack(HDR, 2, 0, 0x0806, 1, 0, 0, 0, 1, 1, 0),	# not IP
-          struct.pack(HDR, 2, 0, 0x0800, 1, 999, 0, 0, 1, 1, 0),	# bad flow
-          struct.pack(HDR, 2, 0, 0x0800, 1, 0, 64, 0, 1, 1, 0)]	# bad link
+V = 3
+frames = [b"", bytes([V]), bytes([V + 1]) + bytes(23),	# short, bad version
+          struct.pack(HDR, V - 1, 0, 0x0800, 1, 0, 0, 0, 1, 1, 0),	# old version
+          struct.pack(HDR, V, 0, 0x0806, 1, 0, 0, 0, 1, 1, 0),	# not IP
+          struct.pack(HDR, V, 0, 0x0800, 1, 999, 0, 0, 1, 1, 0),	# bad flow
+          struct.pack(HDR, V, 0, 0x0800, 1, 0, 64, 0, 1, 1, 0)]	# bad link
 frames += [bytes(rnd.getrandbits(8) for _ in range(rnd.randrange(0, 64)))
            for _ in range(200)]
 # Well-formed headers from 40 made-up senders: only 16 get state.
 ip = bytes.fromhex("4500001c000000004011000000000000000000000000000000000000")
-frames += [struct.pack(HDR, 2, 0, 0x0800, 0x5EED0000 + i, 7, 0, 0,
+frames += [struct.pack(HDR, V, 0, 0x0800, 0x5EED0000 + i, 7, 0, 0,
                        rnd.getrandbits(32), rnd.getrandbits(32), 0) + ip
            for i in range(40)]
 for f in frames:

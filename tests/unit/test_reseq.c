@@ -128,6 +128,7 @@ static unsigned int fb_body(u8 *buf, u32 peer, unsigned int n, u8 state)
 		w->state = state;
 		w->age_ms = htons(7);
 		w->frames = htonl(1000 + i);
+		w->queue_us = htonl(300 + i);
 	}
 	return sizeof(*fb) + n * sizeof(*w);
 }
@@ -157,7 +158,7 @@ static void test_parse_feedback(void)
 	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == 2 &&
 	      peer == 42 && rep[0].link == 1 && rep[1].link == 2 &&
 	      rep[1].state == STRIPE_WIRE_LINK_LOST && rep[1].age_ms == 7 &&
-	      rep[1].frames == 1001,
+	      rep[1].frames == 1001 && rep[1].queue_us == 301,
 	      "feedback: two reports read in host order");
 	check(stripe_wire_parse_feedback(buf, len - 1, &peer, rep) == -EINVAL,
 	      "feedback: a report cut short is refused");
@@ -897,6 +898,60 @@ static void test_skew_under_queueing(void)
 	      "skew: a path that changed is followed (100 us)");
 }
 
+/* Each report gives the least queueing delay of its link since the last
+ * one (adaptive shares at the sender)
+ */
+static void test_feedback_queueing(void)
+{
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .sender = 1 };
+	struct stripe_reseq_now now = { .ns = 1000 * MS };
+	static struct stripe_feedback_msg msg;
+	const struct stripe_link_report *a, *b;
+	unsigned int i, link;
+	u32 seq = 1;
+
+	start();
+	/* 10 ms: link 0 (wire 10) never queues; link 1 (wire 11) does not at
+	 * first, then holds 2 to 3 ms in a queue
+	 */
+	for (i = 0; i < 10; i++) {
+		for (link = 0; link < 2; link++) {
+			wi.gseq = wi.fseq = seq++;
+			wi.link = 10 + link;
+			now.owd_us = 5000 + 400 * link;
+			if (link && i >= 5)
+				now.owd_us += 2000 + 100 * (i % 3);
+			stripe_reseq_frame(&r, &cfg, link, &wi,
+					   frame_skb(10, 0), &now);
+		}
+		__skb_queue_purge(&r.out);
+		now.ns += MS;
+	}
+	feedback_at(now.ns, &msg);
+	a = report_of(&msg, 10);
+	b = report_of(&msg, 11);
+	check(a && b && a->queue_us == 0 && b->queue_us == 0,
+	      "queueing: the least since the last report (none yet)");
+	for (i = 0; i < 10; i++) {
+		wi.gseq = wi.fseq = seq++;
+		wi.link = 11;
+		now.owd_us = 5400 + 2000 + 100 * (i % 3);
+		stripe_reseq_frame(&r, &cfg, 1, &wi, frame_skb(10, 0), &now);
+		__skb_queue_purge(&r.out);
+		now.ns += MS;
+	}
+	feedback_at(now.ns, &msg);
+	a = report_of(&msg, 10);
+	b = report_of(&msg, 11);
+	check(a && b && a->queue_us == STRIPE_WIRE_QUEUE_NONE &&
+	      b->queue_us == 2000,
+	      "queueing: a standing queue of 2 ms on link 1, its path's 400 us not counted");
+	feedback_at(now.ns + 10 * MS, &msg);
+	b = report_of(&msg, 11);
+	check(b && b->queue_us == STRIPE_WIRE_QUEUE_NONE,
+	      "queueing: a link that carried nothing since says so");
+}
+
 int main(void)
 {
 	stripe_reseq_init(&r);
@@ -918,6 +973,7 @@ int main(void)
 	test_senders();
 	test_skew();
 	test_skew_under_queueing();
+	test_feedback_queueing();
 	test_parse_feedback();
 	test_feedback();
 	test_feedback_slow_link();

@@ -221,6 +221,9 @@ enum {
 						 * delivers nothing (feedback)
 						 */
 
+/* TCA_STRIPE_LSTAT_PACE of a link that takes its weight's whole share */
+#define STRIPE_PACE_ONE		1024
+
 /* Inside TCA_STRIPE_XSTATS_LINK; counters are u64 unless noted */
 enum {
 	TCA_STRIPE_LSTAT_UNSPEC,
@@ -249,13 +252,21 @@ enum {
 					 * long after it last delivered (the
 					 * failover time); absent if never
 					 */
+	TCA_STRIPE_LSTAT_PACE,		/* u32: the part of its weight's share
+					 * the link takes now, in 1/1024
+					 * (adaptive shares; 1024 = all)
+					 */
+	TCA_STRIPE_LSTAT_QUEUE_US,	/* u32: its queueing delay, as the
+					 * peer last reported it; absent
+					 * without reports
+					 */
 	__TCA_STRIPE_LSTAT_MAX
 };
 
 #define TCA_STRIPE_LSTAT_MAX	(__TCA_STRIPE_LSTAT_MAX - 1)
 
 /*
- * Wire format, reorder on (version 2)
+ * Wire format, reorder on (version 3)
  * -----------------------------------
  * Every frame a master sends carries, after the Ethernet header and with
  * EtherType ETH_P_STRIPE (IEEE 802 local experimental 1), this header and
@@ -300,17 +311,25 @@ enum {
  * carried nothing): the sender takes it
  * out of rotation at once, and back after reports of it delivering for a
  * while (the hysteresis is the sender's, see Documentation/design.rst).
+ * Each report also gives the link's queueing delay: the least one-way
+ * delay a frame of it showed since the last report, minus the least it
+ * showed in the last 10 to 20 s (its path's own).  The sender moves its links' shares
+ * towards those that queue less (adaptive shares, design.rst), so that
+ * without typed weights each link carries what its path takes.
+ *
+ * Version 3 added queue_us to the link report (16 bytes, was 12).
  *
  * All fields are big-endian.
  */
 #define ETH_P_STRIPE		0x88B5
-#define STRIPE_WIRE_VERSION	2
+#define STRIPE_WIRE_VERSION	3
 #define STRIPE_FLOW_BUCKETS	256
 #define STRIPE_WIRE_LINKS	64
 #define STRIPE_WIRE_F_MARKER	0x01
 #define STRIPE_WIRE_F_FEEDBACK	0x02
 #define STRIPE_WIRE_F_PROBE	0x04	/* a marker on a link the sender left */
 
+#define STRIPE_WIRE_QUEUE_NONE	0xffffffff
 #define STRIPE_FEEDBACK_INTERVAL_MS	10
 #define STRIPE_FEEDBACK_LOST_MS		20
 
@@ -350,6 +369,10 @@ struct stripe_wire_link_report {
 				 */
 	__be32	frames;		/* received on it from the sender, wrapping */
 	__be32	bytes;		/* their packets' bytes, wrapping */
+	__be32	queue_us;	/* least queueing delay since the last
+				 * report, STRIPE_WIRE_QUEUE_NONE if
+				 * nothing came
+				 */
 };
 
 #endif /* _UAPI_LINUX_STRIPE_H */
