@@ -314,7 +314,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 			stripe_fb_apply(m, l, &rep[i], wi->sender, now);
 	}
 	stripe_fb_omitted(m, t, mentioned, wi->sender, now);
-	stripe_share_adapt(m, t, rep, n, wi->sender, now);
+	stripe_share_adapt(m, t, rep, n, now);
 	spin_unlock(&m->fb_lock);
 out:
 	consume_skb(skb);

@@ -10,16 +10,19 @@
  * links.
  *
  * With reorder on the peer reports, every STRIPE_FEEDBACK_INTERVAL_MS, each
- * link's queueing delay (reseq.c, feedback.c), which the sender smooths
- * over a few reports.  On each report every link
- * whose weight was not typed moves its pace -- the part of its weight's
- * share it takes, in 1/STRIPE_PACE_ONE -- towards equal queueing on all
- * links: up when it queues less than their mean, down when it queues more,
- * by at most a sixteenth per report.  Equal queueing means each link carries
- * what its path takes, and that the links add no skew of their own.  A
- * typed weight is the user's and is not moved (its link's queueing still
- * counts in the mean).  With no weight typed the paces are scaled so the
- * largest is STRIPE_PACE_ONE, so that they cannot drift down together.
+ * link's queueing delay (reseq.c, feedback.c).  Each link whose weight was
+ * not typed has a pace: the part of its weight's share it takes, in
+ * 1/STRIPE_PACE_ONE.  On each report, a link whose frames queue clearly
+ * longer than the mean of the links' (by 2 ms and half the mean) drops its
+ * pace, by as much as it stands out and at most a sixteenth; every other
+ * link's pace goes back a 64th of the way towards all of its share.  A
+ * slower path thus settles where its queue stands just out of the others',
+ * carrying what it takes, while equal links stay equal: a controller that
+ * chased every difference (up as well as down) moved paces by the noise of
+ * TCP's bursts, which made equal links queue apart by 10 ms and more, and
+ * the receiver held for it.  A typed weight is the user's and is not moved
+ * (its link's queueing still counts in the mean).  With no weight typed the
+ * paces are scaled so the largest is STRIPE_PACE_ONE.
  *
  * Locking: paces are written by feedback under m->fb_lock.  The shares of
  * the table in force are updated in place with WRITE_ONCE and read by the
@@ -32,11 +35,15 @@
 #define STRIPE_PACE_MIN		(STRIPE_PACE_ONE / 64)
 /* One step per report: every link carries a copy of it */
 #define STRIPE_SHARE_STEP_NS	(STRIPE_FEEDBACK_INTERVAL_MS * NSEC_PER_MSEC * 3 / 4)
-/* Queueing differences below this are noise: timers, one frame's time */
-#define STRIPE_SHARE_NOISE_US	250
+/* A link stands out when it queues this much, and half the mean, longer
+ * than the mean: less is noise (timers, TCP's bursts, one frame's time)
+ */
+#define STRIPE_SHARE_MARGIN_US	2000
 /* A difference counts relative to the mean queueing plus this */
 #define STRIPE_SHARE_FLOOR_US	1000
 #define STRIPE_SHARE_MAX_STEP	(STRIPE_PACE_ONE / 16)
+/* Each step a pace goes this part of the way back to all of its share */
+#define STRIPE_SHARE_LEAK	64
 
 static bool stripe_share_pinned(const struct stripe_link *link)
 {
@@ -72,18 +79,17 @@ stripe_share_report(const struct stripe_link_report *rep, int n, u32 id)
 	return NULL;
 }
 
-/* Under m->fb_lock: the reports @rep (@n of them) of peer @reporter
- * arrived; move the paces of the links in @t.
+/* Under m->fb_lock: a peer's reports @rep (@n of them) arrived; move the
+ * paces of the links in @t.
  */
 void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
-			const struct stripe_link_report *rep, int n,
-			u32 reporter, u64 now)
+			const struct stripe_link_report *rep, int n, u64 now)
 {
 	u32 q[STRIPE_MAX_LINKS], count = 0, i, max = 0, pace;
 	const struct stripe_link_report *r;
 	bool pinned = false;
 	struct stripe_link *link;
-	s64 dq[STRIPE_MAX_LINKS], dsum = 0, dmean, step;
+	s64 over, step;
 	u64 sum = 0, mean;
 
 	if (!t || now - m->share_at < STRIPE_SHARE_STEP_NS)
@@ -98,46 +104,40 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 		    r->queue_us == STRIPE_WIRE_QUEUE_NONE ||
 		    stripe_link_left(link))
 			continue;
-		/* How much its queue grew since the last step: what the link
-		 * gets beyond what its path takes, now
-		 */
-		dq[i] = 0;
-		if (link->queue_us != U32_MAX && link->queue_from == reporter &&
-		    now - link->queue_at < 3 * STRIPE_SHARE_STEP_NS)
-			dq[i] = (s64)r->queue_us - link->queue_us;
 		WRITE_ONCE(link->queue_us, r->queue_us);
-		link->queue_at = now;
-		link->queue_from = reporter;
 		q[i] = min_t(u32, r->queue_us, U32_MAX - 1);
-		dsum += dq[i];
 		sum += q[i];
 		count++;
 	}
 	if (count < 2)
 		return;
 	mean = div_u64(sum, count);
-	dmean = div_s64(dsum, count);
 	for (i = 0; i < t->n; i++) {
 		link = t->slot[i].link;
 		if (q[i] == U32_MAX || stripe_share_pinned(link))
 			continue;
-		/* In us: twice its distance from the mean queueing, and four
-		 * times how much faster its queue grew than theirs (damping:
-		 * a queue that grows is fed more than its path takes before
-		 * it is long); then relative to the mean queueing.
+		/* A link whose frames queue clearly longer than the others'
+		 * is fed more than its path takes: its pace drops, by as
+		 * much as it stands out.  Any other goes back towards all of
+		 * its share, slowly: equal links stay equal (a pace moved by
+		 * the noise of TCP's bursts makes them differ, and the
+		 * receiver holds for the difference), and a path that got
+		 * faster is tried again.
 		 */
 		pace = link->pace;
-		step = 2 * ((s64)mean - q[i]) + 4 * (dmean - dq[i]);
-		if (abs(step) >= 2 * STRIPE_SHARE_NOISE_US) {
-			step = div64_s64(step * STRIPE_PACE_ONE,
+		over = (s64)q[i] - mean - STRIPE_SHARE_MARGIN_US - mean / 2;
+		if (over > 0) {
+			step = div64_s64(over * STRIPE_PACE_ONE,
 					 8 * (mean + STRIPE_SHARE_FLOOR_US));
-			step = clamp_t(s64, step, -STRIPE_SHARE_MAX_STEP,
-				       STRIPE_SHARE_MAX_STEP);
-			pace = clamp_t(s64, pace + div_s64((s64)pace * step,
-							   STRIPE_PACE_ONE),
-				       STRIPE_PACE_MIN, STRIPE_PACE_ONE);
-			WRITE_ONCE(link->pace, pace);
+			step = min_t(s64, step, STRIPE_SHARE_MAX_STEP);
+			pace = max_t(s64, pace - div_s64((s64)pace * step,
+							 STRIPE_PACE_ONE),
+				     STRIPE_PACE_MIN);
+		} else {
+			pace += DIV_ROUND_UP(STRIPE_PACE_ONE - pace,
+					     STRIPE_SHARE_LEAK);
 		}
+		WRITE_ONCE(link->pace, pace);
 		max = max(max, pace);
 	}
 	for (i = 0; !pinned && max && i < t->n; i++) {

@@ -138,8 +138,6 @@ struct stripe_link {
 	/* share.c, under the master's fb_lock; read without it */
 	u32 pace;		/* part of its weight's share, STRIPE_PACE_ONE */
 	u32 queue_us;		/* the peer's last report, U32_MAX: none */
-	u64 queue_at;		/* ns, when */
-	u32 queue_from;		/* sender id of the peer that reported it */
 	bool enslaved;		/* joined by ip link: released the same way */
 	u32 notified_flags;	/* RTNL: STRIPE_LINK_F_* last announced */
 	struct rcu_head rcu;
@@ -318,8 +316,7 @@ static inline bool stripe_link_left(const struct stripe_link *link)
 /* share.c */
 void stripe_share_apply(struct stripe_table *t);
 void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
-			const struct stripe_link_report *rep, int n,
-			u32 reporter, u64 now);
+			const struct stripe_link_report *rep, int n, u64 now);
 void stripe_share_reset(struct stripe_master *m);
 
 /* ndisc.c */

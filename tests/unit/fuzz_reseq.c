@@ -120,7 +120,7 @@ static void check_feedback_parse(const u8 *data, size_t size)
 }
 
 /* The feedback a receiver would send: one report per link heard on */
-static void check_feedback(const struct stripe_reseq *r, u32 slot, u64 now)
+static void check_feedback(struct stripe_reseq *r, u32 slot, u64 now)
 {
 	static struct stripe_feedback_msg msg;
 	unsigned int i;
