@@ -44,6 +44,7 @@ static const char *const stripe_mstat_names[TCA_STRIPE_MSTAT_MAX + 1]
 	[TCA_STRIPE_MSTAT_TX_FEEDBACK] = "tx_feedback",
 	[TCA_STRIPE_MSTAT_RX_FEEDBACK] = "rx_feedback",
 	[TCA_STRIPE_MSTAT_RX_FEEDBACK_OTHER] = "rx_feedback_other",
+	[TCA_STRIPE_MSTAT_RX_WRONG_ADDR] = "rx_wrong_addr",
 };
 
 static const char *const stripe_lstat_names[TCA_STRIPE_LSTAT_MAX + 1]

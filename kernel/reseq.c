@@ -673,7 +673,44 @@ static void stripe_reseq_data(struct stripe_reseq *r,
  * stripe_wire_parse()) and @skb its packet, header already pulled.
  * Consumes @skb; what may go up is appended to r->out.
  */
-void stripe_reseq_frame(struct stripe_reseq *r,
+/* A sender is heard on each link from one source address.  A frame with
+ * its id from another address while that one was heard within
+ * STRIPE_RX_REBIND_NS is another host's on the segment (a forger, which
+ * must then also take the peer's address from the switch) and moves no
+ * state; a peer whose address changed is believed once the old one went
+ * quiet that long.
+ */
+static bool stripe_reseq_src_ok(const struct stripe_rx_sender *s, u32 link,
+				const u8 *src, u64 now)
+{
+	static const u8 none[ETH_ALEN];
+
+	return !src || !test_bit(link, s->links) ||
+	       !memcmp(s->addr[link], none, ETH_ALEN) ||
+	       !memcmp(s->addr[link], src, ETH_ALEN) ||
+	       now - s->link_seen[link] >= STRIPE_RX_REBIND_NS;
+}
+
+/* May a frame of sender @id from address @src on @link be believed (a
+ * feedback frame: its reports move our links in and out of rotation)?
+ * Counted if not.
+ */
+bool stripe_reseq_addr_ok(struct stripe_reseq *r, u32 id, u32 link,
+			  const u8 *src, u64 now)
+{
+	struct stripe_rx_sender *s;
+
+	if (link >= STRIPE_RX_LINKS)
+		return true;
+	s = stripe_reseq_sender(r, id, now, false);
+	if (!s || stripe_reseq_src_ok(s, link, src, now))
+		return true;
+	r->stats.wrong_addr++;
+	return false;
+}
+
+/* A frame arrived on @link: false if it was refused (counted) */
+bool stripe_reseq_frame(struct stripe_reseq *r,
 			const struct stripe_reseq_cfg *cfg, u32 link,
 			const struct stripe_wire_info *wi, struct sk_buff *skb,
 			const struct stripe_reseq_now *now)
@@ -684,9 +721,16 @@ void stripe_reseq_frame(struct stripe_reseq *r,
 	if (link >= STRIPE_RX_LINKS) {
 		r->stats.malformed++;
 		kfree_skb(skb);
-		return;
+		return false;
 	}
-	s = stripe_reseq_sender(r, wi->sender, now->ns, !marker);
+	s = stripe_reseq_sender(r, wi->sender, now->ns, false);
+	if (s && !stripe_reseq_src_ok(s, link, now->src, now->ns)) {
+		r->stats.wrong_addr++;
+		kfree_skb(skb);
+		return false;
+	}
+	if (!s)
+		s = stripe_reseq_sender(r, wi->sender, now->ns, !marker);
 	if (!s) {
 		/* A marker of a sender we keep no state for says nothing; its
 		 * data goes up as it comes, unordered, rather than not at all
@@ -698,7 +742,7 @@ void stripe_reseq_frame(struct stripe_reseq *r,
 			r->stats.no_state++;
 			__skb_queue_tail(&r->out, skb);
 		}
-		return;
+		return true;
 	}
 	stripe_reseq_note_link(r, s, cfg, link, wi, skb->len, now);
 	if (marker) {
@@ -708,6 +752,7 @@ void stripe_reseq_frame(struct stripe_reseq *r,
 		stripe_reseq_data(r, cfg, s, wi, skb, now->ns);
 	}
 	stripe_reseq_drain_sender(r, cfg, s, now->ns);
+	return true;
 }
 
 /* Time passed: release what the rules now allow.  True if frames are

@@ -27,6 +27,8 @@
  * cannot keep a returning peer out for long.
  */
 #define STRIPE_RX_IDLE_NS	(1000ULL * 1000 * 1000)
+/* A sender's source address on a link binds it until quiet this long */
+#define STRIPE_RX_REBIND_NS	(10000ULL * 1000 * 1000)
 /* A sender quiet this long paused: feedback counts links' silence anew */
 #define STRIPE_RX_FB_PAUSE_NS	(STRIPE_FEEDBACK_LOST_MS * 1000ULL * 1000)
 /* ... and a link quiet this long is lost whatever gaps it showed before
@@ -180,6 +182,7 @@ struct stripe_reseq_stats {
 	u64 late;
 	u64 malformed;
 	u64 no_state;
+	u64 wrong_addr;
 	u64 markers;
 	u64 link_reordered;
 	u64 hold_hist[STRIPE_HOLD_HIST_BUCKETS];
@@ -199,7 +202,9 @@ int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
 			       struct stripe_link_report *report);
 
 void stripe_reseq_init(struct stripe_reseq *r);
-void stripe_reseq_frame(struct stripe_reseq *r,
+bool stripe_reseq_addr_ok(struct stripe_reseq *r, u32 id, u32 link,
+			  const u8 *src, u64 now);
+bool stripe_reseq_frame(struct stripe_reseq *r,
 			const struct stripe_reseq_cfg *cfg, u32 link,
 			const struct stripe_wire_info *wi, struct sk_buff *skb,
 			const struct stripe_reseq_now *now);

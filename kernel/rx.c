@@ -152,7 +152,9 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	struct stripe_reseq_cfg cfg;
 	struct stripe_reseq_now now;
 	struct stripe_wire_info wi;
+	const u8 *src;
 	u32 real_us;
+	bool ok;
 
 	if (!pskb_may_pull(skb, hlen) ||
 	    stripe_wire_parse(skb->data, skb_headlen(skb), &wi)) {
@@ -162,8 +164,18 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		kfree_skb(skb);
 		return;
 	}
+	src = skb_mac_header_was_set(skb) &&
+	      skb_mac_header_len(skb) >= ETH_HLEN &&
+	      link->dev->addr_len == ETH_ALEN ? eth_hdr(skb)->h_source : NULL;
 	if (wi.flags & STRIPE_WIRE_F_FEEDBACK) {
-		stripe_feedback_rx(m, link, skb, &wi);
+		spin_lock(&rx->lock);
+		ok = stripe_reseq_addr_ok(&rx->reseq, wi.sender, link->id, src,
+					  ktime_get_ns());
+		spin_unlock(&rx->lock);
+		if (ok)
+			stripe_feedback_rx(m, link, skb, &wi);
+		else
+			kfree_skb(skb);
 		return;
 	}
 	/* GRO (stripe_rx_poll) rewrites a frame's shared info, so the frame
@@ -177,14 +189,9 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		kfree_skb(skb);
 		return;
 	}
-	if (unlikely(READ_ONCE(link->rx_silent))) {
-		WRITE_ONCE(link->rx_silent, false);	/* heard again */
-		stripe_link_state_changed(m);
-	}
 	real_us = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 	now.owd_us = (s32)(real_us - wi.tstamp);
-	now.src = skb_mac_header_was_set(skb) && skb_mac_header_len(skb) >= ETH_HLEN &&
-		  link->dev->addr_len == ETH_ALEN ? eth_hdr(skb)->h_source : NULL;
+	now.src = src;
 
 	/* From here on it is a packet of the master: the link's checksum
 	 * (CHECKSUM_COMPLETE) must no longer cover the header, and the link's
@@ -202,10 +209,17 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	 * frames and links the resequencer compares.
 	 */
 	now.ns = ktime_get_ns();
-	stripe_reseq_frame(&rx->reseq, &cfg, link->id, &wi, skb, &now);
+	ok = stripe_reseq_frame(&rx->reseq, &cfg, link->id, &wi, skb, &now);
 	stripe_rx_up(m);
 	stripe_rx_arm(m);
 	spin_unlock(&rx->lock);
+	if (!ok)
+		return;
+	/* Heard again: only a frame the resequencer believed says so */
+	if (unlikely(READ_ONCE(link->rx_silent))) {
+		WRITE_ONCE(link->rx_silent, false);
+		stripe_link_state_changed(m);
+	}
 	stripe_feedback_arm(m);
 }
 

@@ -158,6 +158,7 @@ static const struct {
 	RX_STAT(LATE, late),
 	RX_STAT(MALFORMED, malformed),
 	RX_STAT(NO_STATE, no_state),
+	RX_STAT(WRONG_ADDR, wrong_addr),
 	RX_STAT(MARKERS, markers),
 	RX_STAT(LINK_REORDERED, link_reordered),
 };

@@ -452,6 +452,7 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_MALFORMED),
 			      " malformed %" PRIu64);
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_NO_STATE), " no_state %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_WRONG_ADDR), " wrong_addr %" PRIu64);
 	stripe_print_u32_opt(STRIPE_MSTAT(RX_SENDERS), " senders %u");
 	stripe_print_u32_opt(STRIPE_MSTAT(RX_HOLD_US), " hold_bound %uus");
 	stripe_print_hold_hist(tb[TCA_STRIPE_MSTAT_RX_HOLD_HIST]);

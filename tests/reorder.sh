@@ -166,10 +166,16 @@ check "stripe-min 0: the same flow is striped over every link ($used)" test "$us
 
 # --- hostile frames on a link: counted, dropped, nothing else changes ---
 before=$(rx_stat rx_malformed)
+wrong0=$(rx_stat rx_wrong_addr)
 mac=$(ip -n $BL link show b1 | awk '/link\/ether/ {print $2}')
-ip netns exec $GW python3 - "$mac" <<'PY'
+gw_id=$(tc -n $GW -s -j qdisc show dev stripe0 |
+	python3 -c "import json,sys; print(json.load(sys.stdin)[0]['master']['sender_id'])")
+# gw heard on every link just now (SRR takes each in turn)
+ip netns exec $GW ping -c 30 -s 8000 -i 0.01 -q 10.9.0.2 >/dev/null
+ip netns exec $GW python3 - "$mac" "$gw_id" <<'PY'
 import os, random, socket, struct, sys
 dst = bytes.fromhex(sys.argv[1].replace(":", ""))
+gw_id = int(sys.argv[2])
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind(("g1", 0))
 src = s.getsockname()[4]
@@ -191,6 +197,14 @@ ip = bytes.fromhex("4500001c000000004011000000000000000000000000000000000000")
 frames += [struct.pack(HDR, V, 0, 0x0800, 0x5EED0000 + i, 7, 0, 0,
                        rnd.getrandbits(32), rnd.getrandbits(32), 0) + ip
            for i in range(40)]
+# First (while bl still keeps gw's state): gw's own id from another
+# source address (a host on the segment), far ahead in every flow and with
+# a wild clock: refused, nothing moves
+fake = dst[:5] + bytes([dst[5] ^ 0x55])
+for i in range(256):
+    s.send(dst + fake + struct.pack("!H", 0x88B5) +
+           struct.pack(HDR, V, 0, 0x0800, gw_id, i, 0, 0,
+                       rnd.getrandbits(32), rnd.getrandbits(30), 0) + ip)
 for f in frames:
     s.send(eth + f)
 PY
@@ -198,6 +212,9 @@ sleep 0.5
 after=$(rx_stat rx_malformed)
 log "malformed before $before, after $after"
 check "hostile frames are counted as malformed" test "$((after - before))" -ge 5
+wrong=$(( $(rx_stat rx_wrong_addr) - wrong0 ))
+check "the peer's id from another address is refused, counted (wrong_addr $wrong of 256)" \
+	test "$wrong" = 256
 check "made-up senders beyond the table are counted (their frames go up unordered)" \
 	test "$(rx_stat rx_no_state)" -ge 20
 # A peer idle past STRIPE_RX_IDLE_NS may have lost its slot to them; it

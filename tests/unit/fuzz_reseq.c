@@ -119,6 +119,43 @@ static void check_feedback_parse(const u8 *data, size_t size)
 		fail("feedback: reports read beyond the frame");
 }
 
+/* A refused frame moves no state: its sender's as before, nothing held
+ * or released
+ */
+static struct stripe_rx_sender before;
+static bool before_had;
+static u32 before_held, before_out;
+
+static struct stripe_rx_sender *sender_of(struct stripe_reseq *r, u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++)
+		if (r->senders[i] && r->senders[i]->id == id)
+			return r->senders[i];
+	return NULL;
+}
+
+static void snapshot(struct stripe_reseq *r, u32 id)
+{
+	struct stripe_rx_sender *s = sender_of(r, id);
+
+	before_had = s;
+	if (s)
+		memcpy(&before, s, sizeof(before));
+	before_held = r->held;
+	before_out = skb_queue_len(&r->out);
+}
+
+static void check_unmoved(struct stripe_reseq *r, u32 id)
+{
+	struct stripe_rx_sender *s = sender_of(r, id);
+
+	if (!s != !before_had || (s && memcmp(&before, s, sizeof(before))) ||
+	    r->held != before_held || skb_queue_len(&r->out) != before_out)
+		fail("a refused frame moved state");
+}
+
 /* The feedback a receiver would send: one report per link heard on */
 static void check_feedback(struct stripe_reseq *r, u32 slot, u64 now)
 {
@@ -159,14 +196,21 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			check_feedback(&r, data[3] % STRIPE_RX_SENDERS, now);
 		} else if (!stripe_wire_parse(&h, sizeof(h), &wi) &&
 			   !(wi.flags & STRIPE_WIRE_F_FEEDBACK)) {
+			static const u8 macs[3][ETH_ALEN] = {
+				{ 2, 0, 0, 0, 0, 1 }, { 2, 0, 0, 0, 0, 2 },
+				{ 2, 0, 0, 0, 0, 3 } };
 			struct stripe_reseq_now t = {
 				.ns = now, .owd_us = (s8)data[3] * 100,
+				.src = data[2] >> 6 ? macs[(data[2] >> 6) - 1]
+						    : NULL,
 			};
 			u64 tag = (u64)wi.sender << 40 | (u64)wi.flow << 32 |
 				  wi.fseq;
 
-			stripe_reseq_frame(&r, &cfg, link, &wi,
-					   frame_skb(64 + data[3], tag), &t);
+			snapshot(&r, wi.sender);
+			if (!stripe_reseq_frame(&r, &cfg, link, &wi,
+						frame_skb(64 + data[3], tag), &t))
+				check_unmoved(&r, wi.sender);
 		}
 		check_held(&r);
 		check_out(&r, r.stats.late - late + r.stats.no_state - no_state);

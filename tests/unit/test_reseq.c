@@ -952,6 +952,59 @@ static void test_feedback_queueing(void)
 	      "queueing: a link that carried nothing since says so");
 }
 
+/* A sender is believed on a link from one source address */
+static void test_wrong_addr(void)
+{
+	static const u8 peer[ETH_ALEN] = { 2, 0, 0, 0, 0, 5 };
+	static const u8 other[ETH_ALEN] = { 2, 0, 0, 0, 0, 9 };
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .sender = 5,
+				       .link = 10 };
+	struct stripe_reseq_now now = { .ns = 1000 * MS, .src = peer };
+	bool ok;
+
+	start();
+	wi.gseq = wi.fseq = 1;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(ok && skb_queue_len(&r.out) == 1,
+	      "addr: a sender's first frame on a link binds it to its address");
+	__skb_queue_purge(&r.out);
+	/* A host on the segment sends in its name, far ahead */
+	now.src = other;
+	now.ns += MS;
+	wi.gseq = wi.fseq = 1000;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(!ok && r.stats.wrong_addr == 1 && !skb_queue_len(&r.out) &&
+	      !r.held,
+	      "addr: its id from another address is refused, counted");
+	now.src = peer;
+	wi.gseq = wi.fseq = 2;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(ok && skb_queue_len(&r.out) == 1 && !r.stats.late &&
+	      r.stats.in_order == 2,
+	      "addr: ... and moved nothing: its next real frame goes up in order");
+	__skb_queue_purge(&r.out);
+	check(!stripe_reseq_addr_ok(&r, 5, 0, other, now.ns) &&
+	      r.stats.wrong_addr == 2,
+	      "addr: feedback in its name from another address is refused");
+	check(stripe_reseq_addr_ok(&r, 5, 0, peer, now.ns) &&
+	      stripe_reseq_addr_ok(&r, 5, 0, NULL, now.ns),
+	      "addr: ... from its own, or with none known, it is not");
+	check(stripe_reseq_addr_ok(&r, 5, 1, other, now.ns),
+	      "addr: a link it was not heard on binds nothing");
+	/* Its address changed: believed once the old one was quiet 10 s */
+	now.ns += 9000 * MS;
+	now.src = other;
+	wi.gseq = wi.fseq = 3;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(!ok && r.stats.wrong_addr == 3,
+	      "addr: ... still refused after 9 s of quiet");
+	now.ns += 1000 * MS;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(ok && skb_queue_len(&r.out) == 1 && r.stats.wrong_addr == 3,
+	      "addr: a new address is believed once the old one was quiet 10 s");
+	__skb_queue_purge(&r.out);
+}
+
 int main(void)
 {
 	stripe_reseq_init(&r);
@@ -974,6 +1027,7 @@ int main(void)
 	test_skew();
 	test_skew_under_queueing();
 	test_feedback_queueing();
+	test_wrong_addr();
 	test_parse_feedback();
 	test_feedback();
 	test_feedback_slow_link();

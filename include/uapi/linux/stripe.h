@@ -186,6 +186,10 @@ enum {
 	TCA_STRIPE_MSTAT_TX_FEEDBACK,	/* feedback frames sent */
 	TCA_STRIPE_MSTAT_RX_FEEDBACK,	/* feedback frames about this master */
 	TCA_STRIPE_MSTAT_RX_FEEDBACK_OTHER, /* ... about another master */
+	TCA_STRIPE_MSTAT_RX_WRONG_ADDR,	/* frames with a known sender's id from
+					 * another source address than the
+					 * one it uses on that link, dropped
+					 */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
@@ -316,6 +320,9 @@ enum {
  * showed in the last 10 to 20 s (its path's own).  The sender moves its links' shares
  * towards those that queue less (adaptive shares, design.rst), so that
  * without typed weights each link carries what its path takes.
+ *
+ * A receiver believes a sender on each link from one source address (see
+ * TCA_STRIPE_MSTAT_RX_WRONG_ADDR).
  *
  * Version 3 added queue_us to the link report (16 bytes, was 12).
  *
