@@ -89,8 +89,8 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 	const struct stripe_link_report *r;
 	bool pinned = false;
 	struct stripe_link *link;
-	s64 over, step;
-	u64 sum = 0, mean;
+	s64 mean, over, step;
+	u64 sum = 0;
 
 	if (!t || now - m->share_at < STRIPE_SHARE_STEP_NS)
 		return;
@@ -111,7 +111,7 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 	}
 	if (count < 2)
 		return;
-	mean = div_u64(sum, count);
+	mean = div_u64(sum, count);	/* < 2^32 */
 	for (i = 0; i < t->n; i++) {
 		link = t->slot[i].link;
 		if (q[i] == U32_MAX || stripe_share_pinned(link))
@@ -125,7 +125,7 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 		 * faster is tried again.
 		 */
 		pace = link->pace;
-		over = (s64)q[i] - mean - STRIPE_SHARE_MARGIN_US - mean / 2;
+		over = q[i] - mean - STRIPE_SHARE_MARGIN_US - mean / 2;
 		if (over > 0) {
 			step = div64_s64(over * STRIPE_PACE_ONE,
 					 8 * (mean + STRIPE_SHARE_FLOOR_US));
