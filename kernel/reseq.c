@@ -331,6 +331,23 @@ static struct stripe_rx_sender *stripe_reseq_sender(struct stripe_reseq *r,
 	return s;
 }
 
+/* Per-link least values over one to two windows of @period: once this one
+ * is over, it becomes the last and a new one starts
+ */
+static void stripe_reseq_next_window(u64 *window, s32 *cur, s32 *last,
+				     u64 period, u64 now)
+{
+	unsigned int i;
+
+	if (now - *window <= period)
+		return;
+	for (i = 0; i < STRIPE_RX_LINKS; i++) {
+		last[i] = cur[i];
+		cur[i] = S32_MAX;
+	}
+	*window = now;
+}
+
 /* Base one-way delay: queueing only ever adds delay, so the least delay a
  * link showed over the last one to two windows is its path's own, however
  * loaded.  The clock offset between the hosts is in every link's value and
@@ -339,15 +356,8 @@ static struct stripe_rx_sender *stripe_reseq_sender(struct stripe_reseq *r,
 static void stripe_reseq_note_owd(struct stripe_rx_sender *s, u32 link,
 				  s32 owd_us, u64 now)
 {
-	unsigned int i;
-
-	if (now - s->owd_window > STRIPE_RX_OWD_WINDOW_NS) {
-		for (i = 0; i < STRIPE_RX_LINKS; i++) {
-			s->owd_min_last[i] = s->owd_min[i];
-			s->owd_min[i] = S32_MAX;
-		}
-		s->owd_window = now;
-	}
+	stripe_reseq_next_window(&s->owd_window, s->owd_min, s->owd_min_last,
+				 STRIPE_RX_OWD_WINDOW_NS, now);
 	if (owd_us < s->owd_min[link])
 		s->owd_min[link] = owd_us;
 }
@@ -360,16 +370,11 @@ static void stripe_reseq_note_owd(struct stripe_rx_sender *s, u32 link,
 static void stripe_reseq_note_queue(struct stripe_rx_sender *s, u32 link,
 				    s32 owd_us, u64 now)
 {
-	unsigned int i;
 	u32 queue_us;
 
-	if (now - s->queue_window > STRIPE_RX_QUEUE_WINDOW_NS) {
-		for (i = 0; i < STRIPE_RX_LINKS; i++) {
-			s->queue_base_last[i] = s->queue_base[i];
-			s->queue_base[i] = S32_MAX;
-		}
-		s->queue_window = now;
-	}
+	stripe_reseq_next_window(&s->queue_window, s->queue_base,
+				 s->queue_base_last, STRIPE_RX_QUEUE_WINDOW_NS,
+				 now);
 	if (owd_us < s->queue_base[link])
 		s->queue_base[link] = owd_us;
 	queue_us = (u32)((s64)owd_us - min(s->queue_base[link],
