@@ -317,9 +317,10 @@ enum {
  * while (the hysteresis is the sender's, see Documentation/design.rst).
  * Each report also gives the link's queueing delay: the least one-way
  * delay a frame of it showed since the last report, minus the least it
- * showed in the last 10 to 20 s (its path's own).  The sender moves its links' shares
- * towards those that queue less (adaptive shares, design.rst), so that
- * without typed weights each link carries what its path takes.
+ * showed in the last 10 to 20 s (its path's own).  The sender gives
+ * less to a link that queues clearly longer than the others (adaptive
+ * shares, design.rst), so that without typed weights each link carries
+ * what its path takes.
  *
  * A receiver believes a sender on each link from one source address (see
  * TCA_STRIPE_MSTAT_RX_WRONG_ADDR).
