@@ -674,10 +674,6 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 	stripe_reseq_trim(r, cfg, s, f, now);
 }
 
-/* A frame arrived on link number @link with the header @wi (checked by
- * stripe_wire_parse()) and @skb its packet, header already pulled.
- * Consumes @skb; what may go up is appended to r->out.
- */
 /* A sender is heard on each link from one source address.  A frame with
  * its id from another address while that one was heard within
  * STRIPE_RX_REBIND_NS is another host's on the segment (a forger, which
@@ -685,15 +681,19 @@ static void stripe_reseq_data(struct stripe_reseq *r,
  * state; a peer whose address changed is believed once the old one went
  * quiet that long.
  */
-static bool stripe_reseq_src_ok(const struct stripe_rx_sender *s, u32 link,
+static bool stripe_reseq_src_ok(struct stripe_reseq *r,
+				const struct stripe_rx_sender *s, u32 link,
 				const u8 *src, u64 now)
 {
 	static const u8 none[ETH_ALEN];
 
-	return !src || !test_bit(link, s->links) ||
-	       !memcmp(s->addr[link], none, ETH_ALEN) ||
-	       !memcmp(s->addr[link], src, ETH_ALEN) ||
-	       now - s->link_seen[link] >= STRIPE_RX_REBIND_NS;
+	if (!src || !test_bit(link, s->links) ||
+	    !memcmp(s->addr[link], none, ETH_ALEN) ||
+	    !memcmp(s->addr[link], src, ETH_ALEN) ||
+	    now - s->link_seen[link] >= STRIPE_RX_REBIND_NS)
+		return true;
+	r->stats.wrong_addr++;
+	return false;
 }
 
 /* May a frame of sender @id from address @src on @link be believed (a
@@ -708,13 +708,14 @@ bool stripe_reseq_addr_ok(struct stripe_reseq *r, u32 id, u32 link,
 	if (link >= STRIPE_RX_LINKS)
 		return true;
 	s = stripe_reseq_sender(r, id, now, false);
-	if (!s || stripe_reseq_src_ok(s, link, src, now))
-		return true;
-	r->stats.wrong_addr++;
-	return false;
+	return !s || stripe_reseq_src_ok(r, s, link, src, now);
 }
 
-/* A frame arrived on @link: false if it was refused (counted) */
+/* A frame arrived on link number @link with the header @wi (checked by
+ * stripe_wire_parse()) and @skb its packet, header already pulled.
+ * Consumes @skb; what may go up is appended to r->out.  False if the frame
+ * was refused (counted).
+ */
 bool stripe_reseq_frame(struct stripe_reseq *r,
 			const struct stripe_reseq_cfg *cfg, u32 link,
 			const struct stripe_wire_info *wi, struct sk_buff *skb,
@@ -729,8 +730,7 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 		return false;
 	}
 	s = stripe_reseq_sender(r, wi->sender, now->ns, false);
-	if (s && !stripe_reseq_src_ok(s, link, now->src, now->ns)) {
-		r->stats.wrong_addr++;
+	if (s && !stripe_reseq_src_ok(r, s, link, now->src, now->ns)) {
 		kfree_skb(skb);
 		return false;
 	}

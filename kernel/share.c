@@ -50,13 +50,19 @@ static bool stripe_share_pinned(const struct stripe_link *link)
 	return READ_ONCE(link->weight) != 0;
 }
 
+/* The part of its weight's share @link takes now: all of it if pinned */
+u32 stripe_link_pace(const struct stripe_link *link)
+{
+	return stripe_share_pinned(link) ? STRIPE_PACE_ONE :
+	       READ_ONCE(link->pace);
+}
+
 /* The share of @slot at its link's pace; never 0, so SRR visits it */
 static s32 stripe_share_of(const struct stripe_slot *slot)
 {
-	u32 pace = stripe_share_pinned(slot->link) ? STRIPE_PACE_ONE :
-		   READ_ONCE(slot->link->pace);
-
-	return max_t(s32, 1, div_u64((u64)slot->base * pace, STRIPE_PACE_ONE));
+	return max_t(s32, 1, div_u64((u64)slot->base *
+				     stripe_link_pace(slot->link),
+				     STRIPE_PACE_ONE));
 }
 
 /* Give every slot of @t its share at its link's pace now */

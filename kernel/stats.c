@@ -75,10 +75,8 @@ static int stripe_put_health(struct stripe_link *link, struct sk_buff *skb)
 static int stripe_put_share(struct stripe_link *link, struct sk_buff *skb)
 {
 	u32 queue_us = READ_ONCE(link->queue_us);
-	u32 pace = READ_ONCE(link->weight) ? STRIPE_PACE_ONE :
-		   READ_ONCE(link->pace);
 
-	if (nla_put_u32(skb, TCA_STRIPE_LSTAT_PACE, pace))
+	if (nla_put_u32(skb, TCA_STRIPE_LSTAT_PACE, stripe_link_pace(link)))
 		return -EMSGSIZE;
 	return queue_us != U32_MAX ?
 	       nla_put_u32(skb, TCA_STRIPE_LSTAT_QUEUE_US, queue_us) : 0;

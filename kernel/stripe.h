@@ -314,6 +314,7 @@ static inline bool stripe_link_left(const struct stripe_link *link)
 }
 
 /* share.c */
+u32 stripe_link_pace(const struct stripe_link *link);
 void stripe_share_apply(struct stripe_table *t);
 void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 			const struct stripe_link_report *rep, int n, u64 now);
