@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one spelling of every TCA_STRIPE master and link statistic: the key
+ * The one spelling of every TCA_STRIPE master, link and peer statistic: the key
  * tc -j prints (tc-plugin), stripe-perf -J writes (tools) and the man
  * pages document. Each is the attribute's name after TCA_STRIPE_?STAT_,
  * in lower case. tc-plugin/test-parse.sh checks that every attribute has
@@ -45,6 +45,8 @@ static const char *const stripe_mstat_names[TCA_STRIPE_MSTAT_MAX + 1]
 	[TCA_STRIPE_MSTAT_RX_FEEDBACK] = "rx_feedback",
 	[TCA_STRIPE_MSTAT_RX_FEEDBACK_OTHER] = "rx_feedback_other",
 	[TCA_STRIPE_MSTAT_RX_WRONG_ADDR] = "rx_wrong_addr",
+	[TCA_STRIPE_MSTAT_RX_FEEDBACK_UNSENT] = "rx_feedback_unsent",
+	[TCA_STRIPE_MSTAT_RX_HELD_MEM] = "rx_held_mem",
 };
 
 static const char *const stripe_lstat_names[TCA_STRIPE_LSTAT_MAX + 1]
@@ -67,10 +69,48 @@ static const char *const stripe_lstat_names[TCA_STRIPE_LSTAT_MAX + 1]
 	[TCA_STRIPE_LSTAT_LEFT_AFTER_MS] = "left_after_ms",
 	[TCA_STRIPE_LSTAT_PACE] = "pace",
 	[TCA_STRIPE_LSTAT_QUEUE_US] = "queue_us",
+	[TCA_STRIPE_LSTAT_FRAMES_LOST] = "frames_lost",
 };
 
-/* The key of TCA_STRIPE_MSTAT_<a> / TCA_STRIPE_LSTAT_<a> */
+static const char *const stripe_pstat_names[TCA_STRIPE_PSTAT_MAX + 1]
+	__attribute__((unused)) = {
+	[TCA_STRIPE_PSTAT_ID] = "id",
+	[TCA_STRIPE_PSTAT_AGE_MS] = "age_ms",
+	[TCA_STRIPE_PSTAT_LINKS] = "links",
+	[TCA_STRIPE_PSTAT_SILENT] = "silent",
+	[TCA_STRIPE_PSTAT_SKEW_US] = "skew_us",
+	[TCA_STRIPE_PSTAT_FRAMES] = "frames",
+	[TCA_STRIPE_PSTAT_HELD] = "held",
+	[TCA_STRIPE_PSTAT_LOST_LINK] = "lost_link",
+	[TCA_STRIPE_PSTAT_LOST_TIMEOUT] = "lost_timeout",
+	[TCA_STRIPE_PSTAT_LATE] = "late",
+};
+
+/* The one spelling of each link flag (STRIPE_LINK_F_*, in bit order): tc
+ * -s, ip -d link and stripe-perf's report print them, tc-stripe.8 lists
+ * them
+ */
+struct stripe_flag_name {
+	__u32 bit;
+	const char *name;
+};
+
+static const struct stripe_flag_name stripe_link_flag_names[]
+	__attribute__((unused)) = {
+	{ STRIPE_LINK_F_UP,	  "up" },
+	{ STRIPE_LINK_F_CARRIER,  "carrier" },
+	{ STRIPE_LINK_F_ACTIVE,	  "active" },
+	{ STRIPE_LINK_F_SILENT,	  "silent" },
+	{ STRIPE_LINK_F_LOST,	  "lost" },
+	{ STRIPE_LINK_F_DRAINING, "draining" },
+};
+
+#define STRIPE_LINK_NFLAGS \
+	(sizeof(stripe_link_flag_names) / sizeof(stripe_link_flag_names[0]))
+
+/* The key of TCA_STRIPE_MSTAT_<a> / TCA_STRIPE_LSTAT_<a> / _PSTAT_<a> */
 #define STRIPE_MSTAT_KEY(a)	stripe_mstat_names[TCA_STRIPE_MSTAT_##a]
 #define STRIPE_LSTAT_KEY(a)	stripe_lstat_names[TCA_STRIPE_LSTAT_##a]
+#define STRIPE_PSTAT_KEY(a)	stripe_pstat_names[TCA_STRIPE_PSTAT_##a]
 
 #endif /* _STRIPE_STATS_NAMES_H */

@@ -10,6 +10,7 @@
  * a link's details; both are built from this file and define both.
  */
 #include <string.h>
+#include <arpa/inet.h>
 #include <linux/if.h>
 #include <linux/stripe.h>
 
@@ -24,17 +25,25 @@ static void stripe_master_help(FILE *f)
 		"Usage: ... stripe [ reorder { on | off } ] [ hold-max TIME ]\n"
 		"                  [ hold-auto { on | off } ] [ quantum BYTES ]\n"
 		"                  [ flow-limit PACKETS ] [ buffer-limit PACKETS ]\n"
-		"                  [ stripe-min BYTES ]\n"
+		"                  [ memory-limit BYTES ] [ stripe-min BYTES ]\n"
+		"                  [ probe-target ADDR|none ]\n"
+		"                  [ probe-interval TIME ]\n"
 		"  reorder on         number frames so the receiver restores order\n"
 		"  hold-max TIME      longest receive hold behind a gap, 1us..1s\n"
 		"  hold-auto on       hold bound = hold-max + 2 x measured skew\n"
 		"  quantum BYTES      bytes per round of a weight-1 link, %u..%u\n"
 		"  flow-limit N       packets held per flow, 1..%u\n"
 		"  buffer-limit N     packets held in all, 1..%u\n"
+		"  memory-limit BYTES memory (truesize) held in all, %u..%u\n"
 		"  stripe-min BYTES   a flow stays on one link until it sent this\n"
+		"  probe-target ADDR  reorder off: ARP or neighbour solicitation for\n"
+		"                     ADDR on each link; no reply for %u intervals:\n"
+		"                     the link leaves\n"
+		"  probe-interval TIME  time between probes, 10ms..60s (100ms)\n"
 		"Links: ip link set DEV master NAME\n",
 		STRIPE_QUANTUM_MIN, STRIPE_QUANTUM_MAX, STRIPE_LIMIT_MAX,
-		STRIPE_LIMIT_MAX);
+		STRIPE_LIMIT_MAX, STRIPE_MEMORY_LIMIT_MIN,
+		STRIPE_MEMORY_LIMIT_MAX, STRIPE_PROBE_MISSED);
 }
 
 static void stripe_slave_help(FILE *f)
@@ -72,7 +81,10 @@ static int stripe_add_attrs(const struct stripe_opt *opts, size_t nopts,
 	for (i = 0; i < cnt; i++) {
 		int err = a[i].width == 1 ?
 			addattr8(n, STRIPE_IP_MAXLEN, a[i].attr, a[i].val) :
-			addattr32(n, STRIPE_IP_MAXLEN, a[i].attr, a[i].val);
+			a[i].width == 4 ?
+			addattr32(n, STRIPE_IP_MAXLEN, a[i].attr, a[i].val) :
+			addattr_l(n, STRIPE_IP_MAXLEN, a[i].attr, a[i].data,
+				  a[i].width);
 
 		if (err)
 			return -1;
@@ -114,6 +126,29 @@ static void stripe_print_u32(struct rtattr *rta, const char *key,
 		print_uint(PRINT_ANY, key, fmt, v);
 }
 
+/* probe-target: IPv4, IPv6, both, or none */
+static void stripe_print_probe(struct rtattr *a4, struct rtattr *a6)
+{
+	static const __u8 any6[16];
+	char buf[INET6_ADDRSTRLEN];
+	bool any = false;
+	__u32 v;
+
+	if (stripe_attr_u32(a4, &v) && v) {
+		print_string(PRINT_ANY, "probe_target", "probe-target %s ",
+			     inet_ntop(AF_INET, &v, buf, sizeof(buf)));
+		any = true;
+	}
+	if (a6 && RTA_PAYLOAD(a6) == 16 && memcmp(RTA_DATA(a6), any6, 16)) {
+		print_string(PRINT_ANY, "probe_target6", "probe-target %s ",
+			     inet_ntop(AF_INET6, RTA_DATA(a6), buf, sizeof(buf)));
+		any = true;
+	}
+	if (!any && (a4 || a6))
+		print_string(PRINT_ANY, "probe_target", "probe-target %s ",
+			     "none");
+}
+
 static void stripe_print_opt(struct link_util *lu, FILE *f,
 			     struct rtattr *tb[])
 {
@@ -131,8 +166,14 @@ static void stripe_print_opt(struct link_util *lu, FILE *f,
 			 "flow-limit %u ");
 	stripe_print_u32(tb[IFLA_STRIPE_BUFFER_LIMIT], "buffer_limit",
 			 "buffer-limit %u ");
+	stripe_print_u32(tb[IFLA_STRIPE_MEMORY_LIMIT], "memory_limit",
+			 "memory-limit %u ");
 	stripe_print_u32(tb[IFLA_STRIPE_STRIPE_MIN], "stripe_min",
 			 "stripe-min %u ");
+	stripe_print_probe(tb[IFLA_STRIPE_PROBE_TARGET],
+			   tb[IFLA_STRIPE_PROBE_TARGET6]);
+	stripe_print_u32(tb[IFLA_STRIPE_PROBE_INTERVAL_US], "probe_interval_us",
+			 "probe-interval %uus ");
 }
 
 static void stripe_print_flags(__u32 flags)
@@ -140,7 +181,7 @@ static void stripe_print_flags(__u32 flags)
 	char buf[64] = "";
 	size_t i;
 
-	for (i = 0; i < stripe_link_nflags; i++) {
+	for (i = 0; i < STRIPE_LINK_NFLAGS; i++) {
 		if (!(flags & stripe_link_flag_names[i].bit))
 			continue;
 		if (buf[0])

@@ -46,6 +46,29 @@ int stripe_ip_parse(const struct stripe_opt *opts, size_t nopts,
 			fprintf(err, "stripe: too many options\n");
 			return -1;
 		}
+		if (o->arg == STRIPE_ARG_ADDR) {
+			struct stripe_addr_val v;
+			unsigned int i;
+
+			if (stripe_parse_addr(o, argv[1], &v, why,
+					      sizeof(why))) {
+				fprintf(err, "stripe: invalid %s \"%s\": %s\n",
+					o->name, argv[1], why);
+				return -1;
+			}
+			for (i = 0; i < v.n; i++) {
+				if (n == max) {
+					fprintf(err, "stripe: too many options\n");
+					return -1;
+				}
+				out[n].attr = v.a[i].attr;
+				out[n].width = v.a[i].len;
+				memcpy(&out[n].val, v.a[i].data, 4);
+				memcpy(out[n].data, v.a[i].data, v.a[i].len);
+				n++;
+			}
+			continue;
+		}
 		/* ip has no sprint_time(): a time range reads "1..1000000 us" */
 		if (stripe_parse_value(o, argv[1], &out[n].val, why,
 				       sizeof(why), NULL)) {

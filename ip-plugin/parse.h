@@ -14,11 +14,14 @@
 
 #include "../plugin-common/stripe_plugin.h"
 
-/* One attribute to send: u8 if width is 1, else u32 */
+/* One attribute to send: u8 if width is 1, u32 if 4 (val), else width
+ * bytes of data (an IPv6 address)
+ */
 struct stripe_ip_attr {
 	int attr;
 	int width;
 	__u32 val;
+	__u8 data[16];
 };
 
 extern const struct stripe_opt stripe_ip_master_opts[];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <linux/stripe.h>
 
 #include "parse.h"
@@ -58,6 +59,17 @@ int main(void)
 	check(0, "reorder", "off", IFLA_STRIPE_REORDER, 1, 0, NULL);
 	check(0, "reorder", "yes", 0, 0, 0, "invalid reorder \"yes\": expected \"on\" or \"off\"");
 	check(0, "hold-max", "5ms", IFLA_STRIPE_HOLD_MAX_US, 4, 5000, NULL);
+	/* addresses: val holds the first 4 bytes as sent (network order) */
+	check(0, "probe-target", "1.2.3.4", IFLA_STRIPE_PROBE_TARGET, 4,
+	      htonl(0x01020304), NULL);
+	check(0, "probe-target", "2001:db8::1", IFLA_STRIPE_PROBE_TARGET6, 16,
+	      htonl(0x20010db8), NULL);
+	check(0, "probe-target", "1.2.3", 0, 0, 0,
+	      "invalid probe-target \"1.2.3\": expected an IPv4 or IPv6 address");
+	check(0, "probe-interval", "100ms", IFLA_STRIPE_PROBE_INTERVAL_US, 4,
+	      100000, NULL);
+	check(0, "probe-interval", "5ms", 0, 0, 0,
+	      "invalid probe-interval \"5ms\": must be 10000..60000000 us");
 	check(0, "hold-max", "0.001s", IFLA_STRIPE_HOLD_MAX_US, 4, 1000, NULL);
 	check(0, "hold-max", "250", IFLA_STRIPE_HOLD_MAX_US, 4, 250, NULL);
 	check(0, "hold-max", "2s", 0, 0, 0, "invalid hold-max \"2s\": must be 1..1000000 us");
@@ -75,6 +87,8 @@ int main(void)
 	check(0, "quantum", "99999999999", 0, 0, 0, "expected a number");
 	check(0, "flow-limit", "64", IFLA_STRIPE_FLOW_LIMIT, 4, 64, NULL);
 	check(0, "buffer-limit", "0", 0, 0, 0, "must be 1..1048576");
+	check(0, "memory-limit", "1048576", IFLA_STRIPE_MEMORY_LIMIT, 4, 1048576, NULL);
+	check(0, "memory-limit", "4096", 0, 0, 0, "must be 65536..2147483648");
 	check(0, "stripe-min", "0", IFLA_STRIPE_STRIPE_MIN, 4, 0, NULL);
 	check(0, "stripe-min", "65536", IFLA_STRIPE_STRIPE_MIN, 4, 65536, NULL);
 	check(0, "reorder", NULL, 0, 0, 0, "option \"reorder\" needs a value");

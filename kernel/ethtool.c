@@ -79,6 +79,7 @@ static void stripe_get_ethtool_stats(struct net_device *dev,
 	held = m->rx.reseq.held;
 	held_bytes = m->rx.reseq.held_bytes;
 	spin_unlock_bh(&m->rx.lock);
+	st.malformed += c.rx_malformed;
 	ASSERT_RTNL();
 	list_for_each_entry(link, &m->links, node)
 		if (stripe_link_flags(link) & STRIPE_LINK_F_ACTIVE)

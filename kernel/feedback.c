@@ -20,6 +20,10 @@
  * stream through a loss every time it comes back.  Carrier loss still acts
  * at once (link.c).
  *
+ * A link we send data on while no report at all comes back is left too
+ * (stripe_feedback_unanswered()): a peer that hears us nowhere has nothing
+ * to report with.
+ *
  * Locking: m->fb_lock serialises the links' health (a few hundred feedback
  * frames a second, never a data frame).  link->peer_lost is read without
  * it.  The timer alone uses m->fb_msg (one timer never runs on two CPUs
@@ -41,6 +45,12 @@
  * (longer than any one-way delay it may take a link to first deliver)
  */
 #define STRIPE_FB_OMIT_NS	(100 * NSEC_PER_MSEC)
+/* A peer that reported on a link this recently is heard there (markers) */
+#define STRIPE_FB_PEER_NS	NSEC_PER_SEC
+/* Data sent on a link while no report came for this long reaches nobody:
+ * fifty report intervals, beyond any stall of a working peer
+ */
+#define STRIPE_FB_UNANSWERED_NS	(500 * NSEC_PER_MSEC)
 
 static struct sk_buff *stripe_fb_build(struct stripe_master *m,
 				       struct net_device *dev,
@@ -86,6 +96,7 @@ static struct sk_buff *stripe_fb_build(struct stripe_master *m,
 		w->frames = htonl(msg->report[i].frames);
 		w->bytes = htonl(msg->report[i].bytes);
 		w->queue_us = htonl(msg->report[i].queue_us);
+		w->lost = htonl(msg->report[i].lost);
 	}
 	return skb;
 }
@@ -132,6 +143,7 @@ static enum hrtimer_restart stripe_fb_timer(struct hrtimer *timer)
 
 	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++) {
 		spin_lock(&m->rx.lock);
+		slot = stripe_reseq_next_slot(&m->rx.reseq, slot);
 		ok = stripe_reseq_feedback(&m->rx.reseq, slot, ktime_get_ns(),
 					   STRIPE_FB_LOST_NS, msg);
 		spin_unlock(&m->rx.lock);
@@ -160,6 +172,56 @@ bool stripe_feedback_vouches(const struct stripe_link *link, u64 now)
 	return at && now - at < STRIPE_FB_OMIT_NS;
 }
 
+/* Under fb_lock: a report about us came on @link from @addr */
+static void stripe_fb_heard(struct stripe_link *link, const u8 *addr,
+			    u64 now)
+{
+	struct stripe_peer_addr *p = link->fb_peer, *oldest = p;
+	unsigned int i;
+
+	for (i = 0; i < STRIPE_TX_PEERS; i++) {
+		if (p[i].at && ether_addr_equal(p[i].addr, addr)) {
+			WRITE_ONCE(p[i].at, now);
+			return;
+		}
+		if (p[i].at < oldest->at)
+			oldest = &p[i];
+	}
+	write_seqcount_begin(&link->fb_peer_seq);
+	ether_addr_copy(oldest->addr, addr);
+	oldest->at = now;
+	write_seqcount_end(&link->fb_peer_seq);
+}
+
+/* Append to @dest (@n there, room for @max) the peers that reported on
+ * @link lately and are not there yet: markers go to them (one frame to
+ * each host that needs it, rather than one to every host on the segment).
+ */
+unsigned int stripe_feedback_peers(struct stripe_link *link, u64 now,
+				   u8 dest[][ETH_ALEN], unsigned int n,
+				   unsigned int max)
+{
+	unsigned int seq, i, j, have = n;
+
+	do {
+		seq = read_seqcount_begin(&link->fb_peer_seq);
+		n = have;
+		for (i = 0; i < STRIPE_TX_PEERS && n < max; i++) {
+			const struct stripe_peer_addr *p = &link->fb_peer[i];
+			u64 at = READ_ONCE(p->at);
+
+			if (!at || now - at >= STRIPE_FB_PEER_NS)
+				continue;
+			for (j = 0; j < have; j++)
+				if (ether_addr_equal(dest[j], p->addr))
+					break;
+			if (j == have)
+				ether_addr_copy(dest[n++], p->addr);
+		}
+	} while (read_seqcount_retry(&link->fb_peer_seq, seq));
+	return n;
+}
+
 /* A frame of a sender arrived: make sure its feedback runs. */
 void stripe_feedback_arm(struct stripe_master *m)
 {
@@ -182,8 +244,12 @@ static struct stripe_link *stripe_fb_link(const struct stripe_table *t, u8 id)
 /* Under fb_lock: take @link out of rotation, @after_ms after it last
  * delivered
  */
-static void stripe_fb_leave(struct stripe_master *m, struct stripe_link *link,
-			    u64 now, u32 after_ms)
+/* Under fb_lock: what is sent on @link does not reach the peer (its
+ * report, or no reply to probes, probe.c), which last got something
+ * @after_ms ago: out of rotation.
+ */
+void stripe_feedback_leave(struct stripe_master *m, struct stripe_link *link,
+			   u64 now, u32 after_ms, const char *why)
 {
 	link->fb_good_since = 0;
 	if (link->peer_lost)
@@ -196,8 +262,8 @@ static void stripe_fb_leave(struct stripe_master *m, struct stripe_link *link,
 	WRITE_ONCE(link->fb_left_after_ms, after_ms);
 	WRITE_ONCE(link->fb_left, link->fb_left + 1);
 	stripe_link_state_changed(m);
-	net_info_ratelimited("%s: link %s delivers nothing to the peer: left\n",
-			     m->dev->name, link->dev->name);
+	net_info_ratelimited("%s: link %s delivers nothing to the peer (%s): left\n",
+			     m->dev->name, link->dev->name, why);
 }
 
 /* Under fb_lock: what one report of @reporter says of one of our links */
@@ -209,8 +275,10 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 	link->fb_report_at = now;
 	link->fb_reporter = reporter;
 	link->fb_omitted_since = 0;
+	WRITE_ONCE(link->fb_unanswered_since, 0);
 	if (rep->state == STRIPE_WIRE_LINK_DELIVERING) {
 		WRITE_ONCE(link->fb_delivering_at, now);
+		link->fb_delivering_by = reporter;
 		/* The peer gets what we send on it: if we do not hear it
 		 * there, that is its direction, which it leaves on our report
 		 */
@@ -220,13 +288,33 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 		}
 	}
 	if (rep->state == STRIPE_WIRE_LINK_LOST) {
-		stripe_fb_leave(m, link, now, rep->age_ms);
+		/* Another peer gets what we send on the link: it works.  On
+		 * a link shared by several peers one of them gets nothing
+		 * there for a while when our frames on it go to the others.
+		 */
+		if (link->fb_delivering_by != reporter &&
+		    now - link->fb_delivering_at < STRIPE_FB_LOST_NS)
+			return;
+		stripe_feedback_leave(m, link, now, rep->age_ms,
+				      "the peer reports it lost");
 		return;
 	}
+	stripe_feedback_evidence(m, link,
+				 rep->state == STRIPE_WIRE_LINK_DELIVERING, now);
+}
+
+/* Under fb_lock: a report (or a probe's reply, or its absence) that says
+ * whether @link delivers.  A link out of rotation comes back after
+ * STRIPE_FB_UP_NS (doubled per flap) of nothing but evidence that it does;
+ * no evidence starts the wait again.
+ */
+void stripe_feedback_evidence(struct stripe_master *m,
+			      struct stripe_link *link, bool delivers, u64 now)
+{
 	if (!link->peer_lost)
 		return;
-	if (rep->state != STRIPE_WIRE_LINK_DELIVERING) {
-		link->fb_good_since = 0;	/* no evidence: start again */
+	if (!delivers) {
+		link->fb_good_since = 0;
 		return;
 	}
 	if (!link->fb_good_since)
@@ -269,10 +357,82 @@ static void stripe_fb_omitted(struct stripe_master *m,
 		}
 		if (now - link->fb_omitted_since > STRIPE_FB_OMIT_NS &&
 		    READ_ONCE(link->tx_last) > link->fb_omitted_since)
-			stripe_fb_leave(m, link, now,
-					div_u64(now - link->fb_omitted_since,
-						NSEC_PER_MSEC));
+			stripe_feedback_leave(m, link, now,
+					      div_u64(now - link->fb_omitted_since,
+						      NSEC_PER_MSEC),
+					      "the peer no longer mentions it");
 	}
+}
+
+/* Does @link wait for a report (marker timer, reorder on)?  A peer that
+ * gets what we send on a link reports on it every
+ * STRIPE_FEEDBACK_INTERVAL_MS for a second after.  If no report came at all
+ * for STRIPE_FB_UNANSWERED_NS since we began to send data there
+ * (stripe_feedback_sent()), nobody gets it: the peer's end of the link left
+ * its master, or the link is cut one way, and the peer, hearing from us
+ * nowhere else, has nothing to report.  Left: the markers probe it, and the
+ * peer's reports bring it back.  After a stall of the machine (@stalled)
+ * the wait starts again.
+ */
+bool stripe_feedback_unanswered(struct stripe_master *m,
+				struct stripe_link *link, u64 now, bool stalled)
+{
+	u64 since = READ_ONCE(link->fb_unanswered_since);
+
+	if (!since || READ_ONCE(link->peer_lost))
+		return false;
+	if (stalled) {
+		/* We (and so perhaps the peer) did not run: wait afresh */
+		WRITE_ONCE(link->fb_unanswered_since, now);
+		return true;
+	}
+	/* Signed: the transmit path may have set it after our @now */
+	if ((s64)(now - since) < (s64)STRIPE_FB_UNANSWERED_NS)
+		return true;
+	spin_lock(&m->fb_lock);
+	/* A peer that reports on other links and never mentioned this one
+	 * may not be on it at all, or heard our first frames before it had
+	 * room for us: no reason to leave it (one that stops mentioning it
+	 * is, stripe_fb_omitted()).  The wait starts again with the next
+	 * frame.
+	 */
+	if (link->fb_unanswered_since == since) {
+		if (m->fb_rx_at < since)
+			stripe_feedback_leave(m, link, now,
+					      div_u64(now - since, NSEC_PER_MSEC),
+					      "no report of it");
+		else
+			WRITE_ONCE(link->fb_unanswered_since, 0);
+	}
+	spin_unlock(&m->fb_lock);
+	return false;
+}
+
+/* Under fb_lock: do we talk to the peer @id, whose report came from where
+ * we sent data (@sent) or, through another of its links, lately did?
+ * A flow pinned to one link (stripe-min) sends the peer data there alone;
+ * its reports come on every link.
+ */
+static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
+			      u64 now)
+{
+	struct stripe_fb_talk *t = m->fb_talk, *oldest = t;
+	unsigned int i;
+
+	for (i = 0; i < STRIPE_TX_PEERS; i++) {
+		if (t[i].at && t[i].id == id) {
+			if (sent)
+				t[i].at = now;
+			return sent || now - t[i].at < STRIPE_FB_PEER_NS;
+		}
+		if (t[i].at < oldest->at)
+			oldest = &t[i];
+	}
+	if (sent) {
+		oldest->id = id;
+		oldest->at = now;
+	}
+	return sent;
 }
 
 /* A feedback frame arrived on @link (header checked, @wi); consumes @skb */
@@ -284,6 +444,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	struct stripe_table *t;
 	struct stripe_link *l;
 	u64 mentioned = 0;
+	bool sent;
 	u64 now;
 	u32 peer;
 	int n, i;
@@ -293,9 +454,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 		n = stripe_wire_parse_feedback(skb->data + hlen,
 					       skb->len - hlen, &peer, rep);
 	if (n < 0) {
-		spin_lock(&m->rx.lock);
-		m->rx.reseq.stats.malformed++;
-		spin_unlock(&m->rx.lock);
+		stripe_rx_count_malformed(m);
 		goto out;
 	}
 	if (peer != m->sender_id) {
@@ -303,9 +462,28 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 		WRITE_ONCE(m->fb_rx_other, m->fb_rx_other + 1);
 		goto out;
 	}
-	spin_lock(&m->fb_lock);
 	now = ktime_get_ns();
+	/* A peer we send data to here, or one that sends us data: the
+	 * peer whose links we all left sends on them, and only learns
+	 * from our reports that they deliver (data to it goes on a link
+	 * it left, that carries nothing, or on none)
+	 */
+	sent = stripe_marker_sent_to(link, eth_hdr(skb)->h_source, now) ||
+	       stripe_rx_sends_data(m, wi->sender, now);
+	spin_lock(&m->fb_lock);
+	if (!stripe_fb_talking(m, wi->sender, sent, now)) {
+		/* A host we exchange no data with (it heard a probe, or a
+		 * multicast frame) reports links "lost" that simply carry
+		 * nothing to it: believed, it would take them from the peers
+		 * we do talk to, and make our markers broadcast.
+		 */
+		WRITE_ONCE(m->fb_rx_unsent, m->fb_rx_unsent + 1);
+		spin_unlock(&m->fb_lock);
+		goto out;
+	}
 	WRITE_ONCE(m->fb_rx, m->fb_rx + 1);
+	m->fb_rx_at = now;
+	stripe_fb_heard(link, eth_hdr(skb)->h_source, now);
 	t = rcu_dereference(m->table);	/* rx handler: rcu_read_lock() */
 	for (i = 0; i < n; i++) {
 		mentioned |= BIT_ULL(rep[i].link);
@@ -314,7 +492,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 			stripe_fb_apply(m, l, &rep[i], wi->sender, now);
 	}
 	stripe_fb_omitted(m, t, mentioned, wi->sender, now);
-	stripe_share_adapt(m, t, rep, n, now);
+	stripe_share_adapt(m, t, rep, n, wi->sender, now);
 	spin_unlock(&m->fb_lock);
 out:
 	consume_skb(skb);

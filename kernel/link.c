@@ -80,6 +80,8 @@ u32 stripe_link_flags(const struct stripe_link *link)
 		flags |= STRIPE_LINK_F_SILENT;
 	if (READ_ONCE(link->peer_lost))
 		flags |= STRIPE_LINK_F_LOST;
+	if (READ_ONCE(link->draining))
+		flags |= STRIPE_LINK_F_DRAINING;
 	return flags;
 }
 
@@ -232,9 +234,13 @@ static rx_handler_result_t stripe_handle_frame(struct sk_buff **pskb)
 		return RX_HANDLER_CONSUMED;
 	case htons(ETH_P_IP):
 		break;
+	case htons(ETH_P_ARP):
+		stripe_probe_rx(m, link, skb);
+		return RX_HANDLER_PASS;
 	case htons(ETH_P_IPV6):
 		if (!stripe_is_ndisc(skb))
 			break;
+		stripe_probe_rx6(m, link, skb);
 		if (!stripe_ndisc_answer(m, skb))
 			return RX_HANDLER_PASS;
 		consume_skb(skb);
@@ -339,6 +345,12 @@ void stripe_link_leave(struct stripe_link *link)
 	if (!m)
 		return;
 	stripe_master_drop_link(m, link);
+	/* Our reports stop naming it at once: the peer leaves its end of
+	 * the link on that (feedback.c), rather than stripe into it
+	 */
+	spin_lock_bh(&m->rx.lock);
+	stripe_reseq_forget_link(&m->rx.reseq, link->id);
+	spin_unlock_bh(&m->rx.lock);
 	list_del_rcu(&link->node);
 	m->nr_links--;
 	__clear_bit(link->id, m->link_ids);

@@ -7,7 +7,12 @@
  * would hold that up until the hold bound.  So, with reorder on, a link
  * that lags (the sender's gseq moved on since its last frame) and has been
  * idle for stripe_marker_interval_ns() gets a marker: the stripe header
- * alone, broadcast on the link, carrying the current gseq.  Every frame of
+ * alone, carrying the current gseq, sent to each peer data went to on the
+ * link in the last second (link->tx_peer) and each peer we talk to that
+ * reports on it (feedback.c): only they can be waiting for it; another
+ * host on the segment gets none, and with none of them, none is sent.
+ * (With more than STRIPE_MARKER_UNICAST_MAX of them, on a link without
+ * addresses, and as a probe with no peer known, it is broadcast.)  Every frame of
  * the link is numbered and queued under link->tx_lock, and the marker is
  * too, so it states exactly "nothing older is still on this link".
  *
@@ -32,67 +37,185 @@ static u64 stripe_marker_interval_ns(const struct stripe_master *m)
 	return clamp_t(u64, hold / 8, 100 * NSEC_PER_USEC, NSEC_PER_MSEC);
 }
 
-static void stripe_count_marker(struct stripe_master *m,
-				struct stripe_link *link)
+static void stripe_count_markers(struct stripe_master *m,
+				 struct stripe_link *link, unsigned int n)
 {
 	struct stripe_link_stats *ls = this_cpu_ptr(link->stats);
 	struct stripe_master_stats *ms = this_cpu_ptr(m->stats);
 
 	u64_stats_update_begin(&ls->syncp);
-	u64_stats_inc(&ls->tx_markers);
+	u64_stats_add(&ls->tx_markers, n);
 	u64_stats_update_end(&ls->syncp);
 	u64_stats_update_begin(&ms->syncp);
-	u64_stats_inc(&ms->tx_markers);
+	u64_stats_add(&ms->tx_markers, n);
 	u64_stats_update_end(&ms->syncp);
 }
 
-static void stripe_marker_send(struct stripe_master *m,
-			       struct stripe_link *link, u64 now, bool probe)
+/* A marker goes to this many peers at most: data ones, then reporters */
+#define STRIPE_MARKER_DESTS	(2 * STRIPE_TX_PEERS)
+/* ... and is broadcast, one frame, to more than this many: the cost of a
+ * marker event stays bounded (a link shared by many peers)
+ */
+#define STRIPE_MARKER_UNICAST_MAX	4
+/* Markers go to the peers data went to on the link this recently */
+#define STRIPE_MARKER_PEER_NS	NSEC_PER_SEC
+/* ... and probes of a cut link, which carries no data, this recently */
+#define STRIPE_PROBE_PEER_NS	(10 * NSEC_PER_SEC)
+
+/* Under @link's tx_lock (the transmit path, stripe_link_note_peer()): the
+ * first frame to @addr lately, or one to a peer other than the last.  The
+ * list stays latest first; a new peer takes the place of the oldest.
+ */
+void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
+			    u64 now)
+{
+	struct stripe_peer_addr *p = link->tx_peer;
+	unsigned int i;
+
+	for (i = 0; i < STRIPE_TX_PEERS - 1; i++)
+		if (p[i].at && ether_addr_equal(p[i].addr, addr))
+			break;
+	memmove(&p[1], &p[0], i * sizeof(*p));
+	ether_addr_copy(p[0].addr, addr);
+	p[0].at = now;
+}
+
+/* Did data go to @addr on @link lately?  (feedback.c: reports count only
+ * from a peer we talk to.)  Links that are not Ethernet have no addresses
+ * to tell peers apart: yes.
+ */
+bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now)
+{
+	bool sent = false;
+	unsigned int i;
+
+	/* (The receive path, BH off.  A receive nested in this CPU's own
+	 * transmit on the link cannot look: yes.)
+	 */
+	if (link->dev->addr_len != ETH_ALEN || !stripe_link_tx_lock(link))
+		return true;
+	for (i = 0; i < STRIPE_TX_PEERS && !sent; i++) {
+		const struct stripe_peer_addr *p = &link->tx_peer[i];
+
+		sent = p->at && now - p->at < STRIPE_MARKER_PEER_NS &&
+		       ether_addr_equal(p->addr, addr);
+	}
+	stripe_link_tx_unlock(link);
+	return sent;
+}
+
+/* Under @link's tx_lock: the addresses a marker (or @probe) goes to */
+static unsigned int stripe_marker_dests(struct stripe_link *link, u64 now,
+					bool probe,
+					u8 dest[][ETH_ALEN])
+{
+	u64 window = probe ? STRIPE_PROBE_PEER_NS : STRIPE_MARKER_PEER_NS;
+	unsigned int i, n = 0;
+
+	if (link->dev->addr_len != ETH_ALEN)
+		return 0;
+	for (i = 0; i < STRIPE_TX_PEERS; i++) {
+		const struct stripe_peer_addr *p = &link->tx_peer[i];
+
+		if (p->at && now - p->at < window)
+			ether_addr_copy(dest[n++], p->addr);
+	}
+	/* ... and to the peers that report on the link: one whose flow is
+	 * pinned to another link (stripe-min) hears us here, and waits
+	 */
+	if (!probe)
+		n = stripe_feedback_peers(link, now, dest, n,
+					  STRIPE_MARKER_DESTS);
+	return n;
+}
+
+static struct sk_buff *stripe_marker_build(struct stripe_master *m,
+					   struct stripe_link *link,
+					   const u8 *dest,
+					   const struct stripe_wire_hdr *hdr)
 {
 	struct net_device *dev = link->dev;
 	struct stripe_wire_hdr *h;
 	struct sk_buff *skb;
-	u32 gseq;
 
 	skb = alloc_skb(LL_RESERVED_SPACE(dev) + sizeof(*h) +
 			dev->needed_tailroom, GFP_ATOMIC);
 	if (!skb)
-		return;
+		return NULL;
 	skb_reserve(skb, LL_RESERVED_SPACE(dev));
 	skb_reset_network_header(skb);
-	h = skb_put_zero(skb, sizeof(*h));
+	h = skb_put_data(skb, hdr, sizeof(*h));
 	skb->dev = dev;
 	skb->protocol = htons(ETH_P_STRIPE);
 	skb->priority = TC_PRIO_CONTROL;
-	if (dev_hard_header(skb, dev, ETH_P_STRIPE, dev->broadcast, NULL,
-			    skb->len) < 0) {
+	if (dev_hard_header(skb, dev, ETH_P_STRIPE, dest, NULL, skb->len) < 0) {
 		kfree_skb(skb);
-		return;
+		return NULL;
 	}
-	if (!stripe_link_tx_lock(link)) {
-		kfree_skb(skb);
+	return skb;
+}
+
+/* One marker event on @link: the same header (one lseq, one gseq) to each
+ * peer that needs it, so none sees a gap in the link's numbers for the
+ * copies the others got.  A probe of a cut link asks the peers that had
+ * data there, or, with none in the last seconds, whoever is there now.
+ */
+static void stripe_marker_send(struct stripe_master *m,
+			       struct stripe_link *link, u64 now, bool probe)
+{
+	u8 dest[STRIPE_MARKER_DESTS][ETH_ALEN] __aligned(2);
+	struct stripe_wire_hdr hdr = {};
+	unsigned int n, i, sent = 0;
+	struct sk_buff *skb;
+	u32 gseq;
+
+	if (!stripe_link_tx_lock(link))
+		return;
+	n = stripe_marker_dests(link, now, probe, dest);
+	if (!n && !probe && link->dev->addr_len == ETH_ALEN) {
+		/* Nobody here waits for it */
+		WRITE_ONCE(link->tx_gseq, atomic_read(&m->tx_gseq));
+		WRITE_ONCE(link->tx_last, now);
+		stripe_link_tx_unlock(link);
 		return;
 	}
 	gseq = atomic_read(&m->tx_gseq);
-	h->version = STRIPE_WIRE_VERSION;
-	h->flags = STRIPE_WIRE_F_MARKER | (probe ? STRIPE_WIRE_F_PROBE : 0);
-	h->sender = htonl(m->sender_id);
-	h->link = link->id;
-	h->gseq = htonl(gseq);
-	h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
-	WRITE_ONCE(link->tx_gseq, gseq);
-	WRITE_ONCE(link->tx_last, now);
-	dev_queue_xmit(skb);
+	hdr.version = STRIPE_WIRE_VERSION;
+	hdr.flags = STRIPE_WIRE_F_MARKER | (probe ? STRIPE_WIRE_F_PROBE : 0);
+	hdr.sender = htonl(m->sender_id);
+	hdr.link = link->id;
+	hdr.lseq = stripe_link_next_lseq(link);
+	hdr.gseq = htonl(gseq);
+	hdr.tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
+	if (n > STRIPE_MARKER_UNICAST_MAX)
+		n = 0;
+	for (i = 0; i < max(n, 1U); i++) {
+		skb = stripe_marker_build(m, link, n ? dest[i] :
+					  link->dev->broadcast, &hdr);
+		if (!skb)
+			continue;
+		dev_queue_xmit(skb);
+		sent++;
+	}
+	if (sent) {
+		WRITE_ONCE(link->tx_gseq, gseq);
+		WRITE_ONCE(link->tx_last, now);
+	}
 	stripe_link_tx_unlock(link);
-	stripe_count_marker(m, link);
+	if (sent)
+		stripe_count_markers(m, link, sent);
 }
 
 /* What the timer found: when it must run again */
 enum stripe_marker_next {
 	STRIPE_MARKER_STOP,	/* every link is up to date */
+	STRIPE_MARKER_WAIT,	/* a link waits for the peer's report */
 	STRIPE_MARKER_SOON,	/* a link lags but was busy lately */
 	STRIPE_MARKER_PROBE,	/* only cut links are left to probe */
 };
+
+/* A timer run this late means the machine stalled */
+#define STRIPE_MARKER_STALL_NS	(50 * NSEC_PER_MSEC)
 
 /* Cut links are probed this many intervals apart */
 #define STRIPE_PROBE_INTERVALS	8
@@ -104,12 +227,14 @@ enum stripe_marker_next {
  * transmit path leaves it (link->rx_silent) -- unless the peer reports
  * that it gets what we send there (a one-way loss towards us, which the
  * peer leaves on our report); so it does a link the peer reports lost
- * (link->peer_lost, feedback.c).  It still gets a marker now
+ * (link->peer_lost, feedback.c), or one data went to that no report
+ * mentions (stripe_feedback_unanswered()).  It still gets a marker now
  * and then, as a probe, so the peer hears the link again once it heals,
  * and answers or reports it.
  */
 static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
-						 u32 gseq, u64 now)
+						 u32 gseq, u64 now,
+						 bool stalled)
 {
 	u64 interval = stripe_marker_interval_ns(m);
 	enum stripe_marker_next next = STRIPE_MARKER_STOP;
@@ -134,6 +259,8 @@ static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 			stripe_link_state_changed(m);
 			silent = true;
 		}
+		if (!silent && stripe_feedback_unanswered(m, link, now, stalled))
+			next = max(next, STRIPE_MARKER_WAIT);
 		if (silent || READ_ONCE(link->peer_lost)) {
 			if (now - READ_ONCE(link->tx_last) >=
 			    STRIPE_PROBE_INTERVALS * interval)
@@ -159,10 +286,16 @@ static enum hrtimer_restart stripe_marker_timer(struct hrtimer *timer)
 	u32 gseq = atomic_read(&m->tx_gseq);
 	u64 interval = stripe_marker_interval_ns(m);
 	enum stripe_marker_next next = STRIPE_MARKER_STOP;
+	u64 now = ktime_get_ns();
+	/* Run this late, the machine stalled: the peer's reports (on the
+	 * same machine, in tests) may not have had their turn either
+	 */
+	bool stalled = now - ktime_to_ns(hrtimer_get_expires(timer)) >
+		       STRIPE_MARKER_STALL_NS;
 
 	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON)
-		next = stripe_marker_run(m, gseq, ktime_get_ns());
-	if (next == STRIPE_MARKER_PROBE)
+		next = stripe_marker_run(m, gseq, now, stalled);
+	if (next == STRIPE_MARKER_PROBE || next == STRIPE_MARKER_WAIT)
 		interval *= STRIPE_PROBE_INTERVALS;
 	if (next != STRIPE_MARKER_STOP)
 		goto again;

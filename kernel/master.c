@@ -14,6 +14,7 @@
 #include <linux/ipv6.h>
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
+#include <net/ipv6.h>
 #include <net/rtnetlink.h>
 
 #include "stripe.h"
@@ -182,6 +183,8 @@ int stripe_master_configure(struct stripe_master *m,
 {
 	struct stripe_config *cur = &m->cfg;
 	bool reorder = cfg->reorder != cur->reorder;
+	bool probe = cfg->probe_target != cur->probe_target ||
+		     !ipv6_addr_equal(&cfg->probe_target6, &cur->probe_target6);
 	struct stripe_table *t = NULL;
 	struct stripe_link *link;
 
@@ -205,22 +208,31 @@ int stripe_master_configure(struct stripe_master *m,
 	WRITE_ONCE(cur->hold_max_us, cfg->hold_max_us);
 	WRITE_ONCE(cur->flow_limit, cfg->flow_limit);
 	WRITE_ONCE(cur->buffer_limit, cfg->buffer_limit);
+	WRITE_ONCE(cur->memory_limit, cfg->memory_limit);
 	WRITE_ONCE(cur->stripe_min, cfg->stripe_min);
 	WRITE_ONCE(cur->hold_auto, cfg->hold_auto);
+	WRITE_ONCE(cur->probe_target, cfg->probe_target);
+	WRITE_ONCE(cur->probe_interval_us, cfg->probe_interval_us);
+	stripe_probe_set_target6(m, &cfg->probe_target6);
 	if (t)
 		stripe_table_publish(m, t);
-	if (reorder) {
+	if (reorder)
 		stripe_master_update(m);	/* the header changes the MTU */
-		/* Failover needs reorder on (marker.c): start afresh. */
+	if (reorder || probe) {
+		/* Failover by feedback (reorder on) or by probing (off, with a
+		 * target): whichever is in force starts afresh.
+		 */
 		spin_lock_bh(&m->fb_lock);
 		list_for_each_entry(link, &m->links, node) {
 			WRITE_ONCE(link->rx_silent, false);
 			WRITE_ONCE(link->peer_lost, false);
+			WRITE_ONCE(link->fb_unanswered_since, 0);
 		}
 		spin_unlock_bh(&m->fb_lock);
 		stripe_share_reset(m);
 		stripe_link_state_changed(m);
 	}
+	stripe_probe_arm(m);
 	return 0;
 }
 
@@ -265,6 +277,7 @@ static int stripe_master_init(struct net_device *dev)
 	m->sender_id = get_random_u32();
 	stripe_marker_init(m);
 	stripe_feedback_init(m);
+	stripe_probe_init(m);
 	stripe_link_state_init(m);
 	m->srr = alloc_percpu(struct stripe_srr);
 	m->stats = netdev_alloc_pcpu_stats(struct stripe_master_stats);
@@ -302,6 +315,7 @@ static void stripe_master_uninit(struct net_device *dev)
 	}
 	stripe_marker_stop(m);
 	stripe_feedback_stop(m);
+	stripe_probe_stop(m);
 	stripe_link_state_stop(m);
 	stripe_rx_destroy(m);
 	stripe_table_free(rtnl_dereference(m->table));
@@ -352,8 +366,10 @@ static void stripe_master_setup(struct net_device *dev)
 	m->cfg.hold_max_us = STRIPE_HOLD_DEFAULT_US;
 	m->cfg.flow_limit = STRIPE_FLOW_LIMIT_DEFAULT;
 	m->cfg.buffer_limit = STRIPE_BUFFER_LIMIT_DEFAULT;
+	m->cfg.memory_limit = STRIPE_MEMORY_LIMIT_DEFAULT;
 	/* The hold bound follows what the receiver measures */
 	m->cfg.hold_auto = 1;
+	m->cfg.probe_interval_us = STRIPE_PROBE_INTERVAL_US_DEFAULT;
 	dev->netdev_ops = &stripe_master_netdev_ops;
 	dev->ethtool_ops = &stripe_ethtool_ops;
 	dev->needs_free_netdev = true;
@@ -396,6 +412,14 @@ static struct netlink_range_validation stripe_limit_range = {
 	.min = 1, .max = STRIPE_LIMIT_MAX,
 };
 
+static struct netlink_range_validation stripe_memory_range = {
+	.min = STRIPE_MEMORY_LIMIT_MIN, .max = STRIPE_MEMORY_LIMIT_MAX,
+};
+
+static struct netlink_range_validation stripe_probe_interval_range = {
+	.min = STRIPE_PROBE_INTERVAL_US_MIN, .max = STRIPE_PROBE_INTERVAL_US_MAX,
+};
+
 static const struct nla_policy stripe_policy[IFLA_STRIPE_MAX + 1] = {
 	[IFLA_STRIPE_REORDER]	   = NLA_POLICY_MAX(NLA_U8, STRIPE_REORDER_MAX),
 	[IFLA_STRIPE_HOLD_MAX_US]  = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_hold_range),
@@ -404,6 +428,11 @@ static const struct nla_policy stripe_policy[IFLA_STRIPE_MAX + 1] = {
 	[IFLA_STRIPE_FLOW_LIMIT]   = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_limit_range),
 	[IFLA_STRIPE_BUFFER_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_limit_range),
 	[IFLA_STRIPE_STRIPE_MIN]   = { .type = NLA_U32 },
+	[IFLA_STRIPE_PROBE_TARGET] = { .type = NLA_BE32 },
+	[IFLA_STRIPE_PROBE_INTERVAL_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_probe_interval_range),
+	[IFLA_STRIPE_PROBE_TARGET6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[IFLA_STRIPE_MEMORY_LIMIT] = NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_memory_range),
 };
 
 static const struct nla_policy stripe_slave_policy[IFLA_STRIPE_LINK_MAX + 1] = {
@@ -470,8 +499,18 @@ static void stripe_config_parse(struct stripe_config *cfg, struct nlattr *data[]
 		cfg->flow_limit = nla_get_u32(data[IFLA_STRIPE_FLOW_LIMIT]);
 	if (data[IFLA_STRIPE_BUFFER_LIMIT])
 		cfg->buffer_limit = nla_get_u32(data[IFLA_STRIPE_BUFFER_LIMIT]);
+	if (data[IFLA_STRIPE_MEMORY_LIMIT])
+		cfg->memory_limit = nla_get_u32(data[IFLA_STRIPE_MEMORY_LIMIT]);
 	if (data[IFLA_STRIPE_STRIPE_MIN])
 		cfg->stripe_min = nla_get_u32(data[IFLA_STRIPE_STRIPE_MIN]);
+	if (data[IFLA_STRIPE_PROBE_TARGET])
+		cfg->probe_target = nla_get_in_addr(data[IFLA_STRIPE_PROBE_TARGET]);
+	if (data[IFLA_STRIPE_PROBE_INTERVAL_US])
+		cfg->probe_interval_us =
+			nla_get_u32(data[IFLA_STRIPE_PROBE_INTERVAL_US]);
+	if (data[IFLA_STRIPE_PROBE_TARGET6])
+		cfg->probe_target6 =
+			nla_get_in6_addr(data[IFLA_STRIPE_PROBE_TARGET6]);
 }
 
 static int stripe_newlink(struct net *net, struct net_device *dev,
@@ -490,6 +529,7 @@ static int stripe_newlink(struct net *net, struct net_device *dev,
 	if (err)
 		return err;
 	netif_carrier_off(dev);
+	stripe_probe_arm(m);
 	return 0;
 }
 
@@ -507,7 +547,8 @@ static int stripe_changelink(struct net_device *dev, struct nlattr *tb[],
 static size_t stripe_get_size(const struct net_device *dev)
 {
 	return 2 * nla_total_size(sizeof(u8)) +
-	       5 * nla_total_size(sizeof(u32));
+	       8 * nla_total_size(sizeof(u32)) +
+	       nla_total_size(sizeof(struct in6_addr));
 }
 
 static int stripe_fill_info(struct sk_buff *skb, const struct net_device *dev)
@@ -521,7 +562,13 @@ static int stripe_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put_u32(skb, IFLA_STRIPE_QUANTUM, cfg->quantum) ||
 	    nla_put_u32(skb, IFLA_STRIPE_FLOW_LIMIT, cfg->flow_limit) ||
 	    nla_put_u32(skb, IFLA_STRIPE_BUFFER_LIMIT, cfg->buffer_limit) ||
-	    nla_put_u32(skb, IFLA_STRIPE_STRIPE_MIN, cfg->stripe_min))
+	    nla_put_u32(skb, IFLA_STRIPE_MEMORY_LIMIT, cfg->memory_limit) ||
+	    nla_put_u32(skb, IFLA_STRIPE_STRIPE_MIN, cfg->stripe_min) ||
+	    nla_put_in_addr(skb, IFLA_STRIPE_PROBE_TARGET, cfg->probe_target) ||
+	    nla_put_u32(skb, IFLA_STRIPE_PROBE_INTERVAL_US,
+			cfg->probe_interval_us) ||
+	    nla_put_in6_addr(skb, IFLA_STRIPE_PROBE_TARGET6,
+			     &cfg->probe_target6))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <linux/etherdevice.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
+#include <net/ipv6.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 
@@ -75,6 +76,17 @@ static int stripe_validate(const struct nlattr *attr,
 			return 0;
 		NL_SET_ERR_MSG_MOD(extack, "hold-max must be 1 us to 1 s");
 		break;
+	case TCA_STRIPE_MEMORY_LIMIT:
+		if (v >= STRIPE_MEMORY_LIMIT_MIN && v <= STRIPE_MEMORY_LIMIT_MAX)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "memory-limit must be 65536 to 2147483648 bytes");
+		break;
+	case TCA_STRIPE_PROBE_INTERVAL_US:
+		if (v >= STRIPE_PROBE_INTERVAL_US_MIN &&
+		    v <= STRIPE_PROBE_INTERVAL_US_MAX)
+			return 0;
+		NL_SET_ERR_MSG_MOD(extack, "probe-interval must be 10 ms to 60 s");
+		break;
 	default:	/* flow-limit, buffer-limit */
 		if (v >= 1 && v <= STRIPE_LIMIT_MAX)
 			return 0;
@@ -95,12 +107,18 @@ static const struct nla_policy stripe_policy[TCA_STRIPE_MAX + 1] = {
 	[TCA_STRIPE_BUFFER_LIMIT] = { .type = NLA_U32 },
 	[TCA_STRIPE_STRIPE_MIN]	  = { .type = NLA_U32 },
 	[TCA_STRIPE_HOLD_AUTO]	  = { .type = NLA_U8 },
+	[TCA_STRIPE_PROBE_TARGET] = { .type = NLA_BE32 },
+	[TCA_STRIPE_PROBE_INTERVAL_US] = { .type = NLA_U32 },
+	[TCA_STRIPE_PROBE_TARGET6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TCA_STRIPE_MEMORY_LIMIT] = { .type = NLA_U32 },
 };
 
 static const int stripe_master_only[] = {
 	TCA_STRIPE_QUANTUM, TCA_STRIPE_REORDER, TCA_STRIPE_HOLD_MAX_US,
 	TCA_STRIPE_FLOW_LIMIT, TCA_STRIPE_BUFFER_LIMIT, TCA_STRIPE_STRIPE_MIN,
-	TCA_STRIPE_HOLD_AUTO,
+	TCA_STRIPE_HOLD_AUTO, TCA_STRIPE_PROBE_TARGET,
+	TCA_STRIPE_PROBE_INTERVAL_US, TCA_STRIPE_PROBE_TARGET6,
+	TCA_STRIPE_MEMORY_LIMIT,
 };
 
 static const int stripe_link_only[] = {
@@ -118,8 +136,9 @@ static int stripe_parse(struct nlattr *opt, struct nlattr **tb,
 	err = nla_parse_nested(tb, TCA_STRIPE_MAX, opt, stripe_policy, extack);
 	if (err)
 		return err;
-	for (i = TCA_STRIPE_WEIGHT; i <= TCA_STRIPE_HOLD_AUTO; i++) {
-		if (i == TCA_STRIPE_STRIPE_MIN)
+	for (i = TCA_STRIPE_WEIGHT; i <= TCA_STRIPE_MAX; i++) {
+		if (i == TCA_STRIPE_STRIPE_MIN || i == TCA_STRIPE_PROBE_TARGET ||
+		    i == TCA_STRIPE_PROBE_TARGET6)
 			continue;	/* any value */
 		if (tb[i] && stripe_validate(tb[i], extack)) {
 			NL_SET_BAD_ATTR(extack, tb[i]);
@@ -167,10 +186,19 @@ static int stripe_master_apply(struct stripe_master *m, struct nlattr **tb,
 		cfg.flow_limit = nla_get_u32(tb[TCA_STRIPE_FLOW_LIMIT]);
 	if (tb[TCA_STRIPE_BUFFER_LIMIT])
 		cfg.buffer_limit = nla_get_u32(tb[TCA_STRIPE_BUFFER_LIMIT]);
+	if (tb[TCA_STRIPE_MEMORY_LIMIT])
+		cfg.memory_limit = nla_get_u32(tb[TCA_STRIPE_MEMORY_LIMIT]);
 	if (tb[TCA_STRIPE_STRIPE_MIN])
 		cfg.stripe_min = nla_get_u32(tb[TCA_STRIPE_STRIPE_MIN]);
 	if (tb[TCA_STRIPE_HOLD_AUTO])
 		cfg.hold_auto = nla_get_u8(tb[TCA_STRIPE_HOLD_AUTO]);
+	if (tb[TCA_STRIPE_PROBE_TARGET])
+		cfg.probe_target = nla_get_in_addr(tb[TCA_STRIPE_PROBE_TARGET]);
+	if (tb[TCA_STRIPE_PROBE_INTERVAL_US])
+		cfg.probe_interval_us =
+			nla_get_u32(tb[TCA_STRIPE_PROBE_INTERVAL_US]);
+	if (tb[TCA_STRIPE_PROBE_TARGET6])
+		cfg.probe_target6 = nla_get_in6_addr(tb[TCA_STRIPE_PROBE_TARGET6]);
 	return stripe_master_configure(m, &cfg, extack);
 }
 
@@ -236,6 +264,7 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 	if (!link)
 		return -ENOMEM;
 	spin_lock_init(&link->tx_lock);
+	seqcount_init(&link->fb_peer_seq);
 	link->pace = STRIPE_PACE_ONE;
 	link->queue_us = U32_MAX;
 	link->stats = netdev_alloc_pcpu_stats(struct stripe_link_stats);
@@ -390,10 +419,24 @@ static int stripe_dump_master(struct stripe_master *m, struct Qdisc *sch,
 	    nla_put_u32(skb, TCA_STRIPE_BUFFER_LIMIT,
 			READ_ONCE(cfg->buffer_limit)))
 		return -EMSGSIZE;
+	if (nla_put_u32(skb, TCA_STRIPE_MEMORY_LIMIT,
+			READ_ONCE(cfg->memory_limit)))
+		return -EMSGSIZE;
 	if (cfg->stripe_min &&
 	    nla_put_u32(skb, TCA_STRIPE_STRIPE_MIN, READ_ONCE(cfg->stripe_min)))
 		return -EMSGSIZE;
 	if (nla_put_u8(skb, TCA_STRIPE_HOLD_AUTO, READ_ONCE(cfg->hold_auto)))
+		return -EMSGSIZE;
+	/* Under RTNL, which every change of the options holds */
+	if (cfg->probe_target &&
+	    nla_put_in_addr(skb, TCA_STRIPE_PROBE_TARGET, cfg->probe_target))
+		return -EMSGSIZE;
+	if (!ipv6_addr_any(&cfg->probe_target6) &&
+	    nla_put_in6_addr(skb, TCA_STRIPE_PROBE_TARGET6, &cfg->probe_target6))
+		return -EMSGSIZE;
+	if ((cfg->probe_target || !ipv6_addr_any(&cfg->probe_target6)) &&
+	    nla_put_u32(skb, TCA_STRIPE_PROBE_INTERVAL_US,
+			cfg->probe_interval_us))
 		return -EMSGSIZE;
 	return 0;
 }

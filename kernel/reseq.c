@@ -26,6 +26,7 @@
  */
 #include <asm/unaligned.h>
 #include <linux/if_ether.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 
 #include "reseq.h"
@@ -62,6 +63,7 @@ int stripe_wire_parse(const void *data, unsigned int len,
 	wi->sender = get_unaligned_be32(&h->sender);
 	wi->flow = get_unaligned_be16(&h->flow);
 	wi->link = h->link;
+	wi->lseq = h->lseq;
 	wi->gseq = get_unaligned_be32(&h->gseq);
 	wi->fseq = get_unaligned_be32(&h->fseq);
 	wi->tstamp = get_unaligned_be32(&h->tstamp);
@@ -107,6 +109,7 @@ int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
 		report[i].frames = get_unaligned_be32(&w->frames);
 		report[i].bytes = get_unaligned_be32(&w->bytes);
 		report[i].queue_us = get_unaligned_be32(&w->queue_us);
+		report[i].lost = get_unaligned_be32(&w->lost);
 	}
 	*peer = get_unaligned_be32(&fb->peer);
 	return fb->n;
@@ -122,9 +125,12 @@ static unsigned int stripe_hist_bucket(u64 us)
 	return k;
 }
 
-/* Hand the head of a bucket up and advance past it, over a gap if any. */
+/* Hand the head of a bucket up and advance past it, over a gap if any
+ * (@by_link: the link rule gave the gap up).
+ */
 static void stripe_reseq_release(struct stripe_reseq *r,
-				 struct stripe_rx_flow *f, u64 now)
+				 struct stripe_rx_flow *f, bool by_link,
+				 bool behind_out, u64 now)
 {
 	struct sk_buff *skb = __skb_dequeue(&f->held);
 	u64 held_us = div_u64(now - stripe_cb(skb)->arrived, 1000);
@@ -133,10 +139,13 @@ static void stripe_reseq_release(struct stripe_reseq *r,
 		f->skip_from = f->next;
 		f->skip_len = stripe_cb(skb)->fseq - f->next;
 		f->skip_arrived = stripe_cb(skb)->arrived;
+		f->skip_by_link = by_link;
+		f->skip_behind_out = behind_out;
 	}
 	f->next = stripe_cb(skb)->fseq + 1;
 	r->held--;
 	r->held_bytes -= skb->len;
+	r->held_mem -= skb->truesize;
 	r->stats.resequenced++;
 	r->stats.hold_hist[stripe_hist_bucket(held_us)]++;
 	if (held_us > r->stats.hold_max_us)
@@ -161,10 +170,15 @@ static u64 stripe_reseq_silent_for(const struct stripe_rx_sender *s,
 static u64 stripe_reseq_late_need(const struct stripe_rx_sender *s, u64 now)
 {
 	u64 age = now - s->late_window;
+	u64 need = 0;
 
 	if (age <= STRIPE_RX_LATE_WINDOW_NS)
-		return max(s->late_need, s->late_need_last);
-	return age <= 2 * STRIPE_RX_LATE_WINDOW_NS ? s->late_need : 0;
+		need = max(s->late_need, s->late_need_last);
+	else if (age <= 2 * STRIPE_RX_LATE_WINDOW_NS)
+		need = s->late_need;
+	if (now - s->late_out_at <= STRIPE_RX_LATE_OUT_NS)
+		need = max(need, s->late_out_need);
+	return need;
 }
 
 /* How long a gap waits, at least, before the link rule may call it lost:
@@ -184,6 +198,15 @@ static void stripe_reseq_note_late(struct stripe_rx_sender *s,
 {
 	u64 need = now - f->skip_arrived;
 
+	if (need > STRIPE_RX_LATE_MAX_NS)
+		return;
+	if (f->skip_behind_out) {
+		if (now - s->late_out_at > STRIPE_RX_LATE_OUT_NS)
+			s->late_out_need = 0;
+		s->late_out_need = max(s->late_out_need, need);
+		s->late_out_at = now;
+		return;
+	}
 	if (now - s->late_window > STRIPE_RX_LATE_WINDOW_NS) {
 		s->late_need_last = now - s->late_window >
 				    2 * STRIPE_RX_LATE_WINDOW_NS ?
@@ -191,23 +214,27 @@ static void stripe_reseq_note_late(struct stripe_rx_sender *s,
 		s->late_need = 0;
 		s->late_window = now;
 	}
-	/* No more than the longest hold: a made-up frame moves it that far */
-	need = min(need, STRIPE_HOLD_MAX_US_MAX * 1000ULL);
 	if (need > s->late_need)
 		s->late_need = need;
 }
 
-/* May the gap before a frame sent as @gseq be declared lost? */
+/* May the gap before a frame sent as @gseq be declared lost?  If so,
+ * *@behind_out tells whether a link out of the rule had not passed it.
+ */
 static bool stripe_reseq_gap_lost(const struct stripe_rx_sender *s,
-				  const struct stripe_reseq_cfg *cfg, u32 gseq)
+				  const struct stripe_reseq_cfg *cfg, u32 gseq,
+				  bool *behind_out)
 {
 	unsigned int i;
 
+	*behind_out = false;
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
+		if (!seq_before(s->newest[i], gseq))
+			continue;
 		if (stripe_reseq_silent_for(s, i) > cfg->silent_ns ||
 		    test_bit(i, s->stale))
-			continue;	/* out of the rule */
-		if (seq_before(s->newest[i], gseq))
+			*behind_out = true;	/* out of the rule */
+		else
 			return false;
 	}
 	return true;
@@ -235,23 +262,31 @@ static void stripe_reseq_drain(struct stripe_reseq *r,
 			       struct stripe_rx_sender *s,
 			       struct stripe_rx_flow *f, u64 now)
 {
+	bool by_link, behind_out;
 	struct sk_buff *head;
 
 	while ((head = skb_peek(&f->held))) {
 		struct stripe_rx_cb *cb = stripe_cb(head);
 
+		by_link = false;
+		behind_out = false;
 		if (cb->fseq != f->next) {
 			if (now - cb->arrived >= stripe_reseq_late_ns(s, now) &&
-			    stripe_reseq_gap_lost(s, cfg, cb->gseq)) {
+			    stripe_reseq_gap_lost(s, cfg, cb->gseq,
+						  &behind_out)) {
 				r->stats.lost_link++;
+				s->lost_link++;
+				by_link = true;
 			} else if (now - cb->arrived >= cfg->hold_ns) {
 				r->stats.lost_timeout++;
+				s->lost_timeout++;
 				stripe_reseq_mark_stale(s, cb->gseq);
+				behind_out = false;
 			} else {
 				break;
 			}
 		}
-		stripe_reseq_release(r, f, now);
+		stripe_reseq_release(r, f, by_link, behind_out, now);
 	}
 }
 
@@ -268,55 +303,121 @@ static void stripe_reseq_drain_sender(struct stripe_reseq *r,
 	}
 }
 
-static void stripe_reseq_sender_free(struct stripe_reseq *r,
-				     struct stripe_rx_sender *s)
+/* The frames a sender holds when its state goes: up as they are, each
+ * flow's in its order (its place is taken: @up), or dropped (the
+ * resequencer goes away)
+ */
+static void stripe_reseq_sender_flush(struct stripe_reseq *r,
+				      struct stripe_rx_sender *s, bool up)
 {
 	struct sk_buff *skb;
 	unsigned int b;
 
-	for (b = 0; b < STRIPE_FLOW_BUCKETS; b++) {
+	for_each_set_bit(b, s->pending, STRIPE_FLOW_BUCKETS) {
 		while ((skb = __skb_dequeue(&s->flows[b].held))) {
 			r->held--;
 			r->held_bytes -= skb->len;
-			kfree_skb(skb);
+			r->held_mem -= skb->truesize;
+			if (up)
+				__skb_queue_tail(&r->out, skb);
+			else
+				kfree_skb(skb);
 		}
 	}
-	kfree(s);
 }
 
-/* The state of sender @id; made if new and @create.  A full table takes
- * back the slot of a sender idle for STRIPE_RX_IDLE_NS (a peer that
- * restarted has a new id), so memory stays bounded whatever ids arrive.
- */
-static struct stripe_rx_sender *stripe_reseq_sender(struct stripe_reseq *r,
-						    u32 id, u64 now,
-						    bool create)
+static u32 stripe_reseq_hash(const struct stripe_reseq *r, u32 id)
+{
+	return hsiphash_1u32(id, &r->hash_key) % STRIPE_RX_HASH_SIZE;
+}
+
+/* The state of sender @id, NULL if it has none */
+static struct stripe_rx_sender *stripe_reseq_sender(const struct stripe_reseq *r,
+						    u32 id)
 {
 	struct stripe_rx_sender *s;
-	int i, free = -1;
+	u16 next;
 
-	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
-		s = r->senders[i];
-		if (s && s->id == id)
+	for (next = r->hash[stripe_reseq_hash(r, id)]; next; next = s->hash_next) {
+		s = r->senders[next - 1];
+		if (s->id == id)
 			return s;
-		if (!s && free < 0)
-			free = i;
 	}
-	if (!create)
-		return NULL;
-	for (i = 0; free < 0 && i < STRIPE_RX_SENDERS; i++) {
-		s = r->senders[i];
-		if (now - s->last_seen > STRIPE_RX_IDLE_NS) {
-			stripe_reseq_sender_free(r, s);
-			r->senders[i] = NULL;
-			free = i;
+	return NULL;
+}
+
+/* @s leaves the table, its frames as stripe_reseq_sender_flush(), its
+ * memory kept for the next new sender if the pool has room
+ */
+static void stripe_reseq_sender_drop(struct stripe_reseq *r,
+				     struct stripe_rx_sender *s, bool up)
+{
+	u16 *next = &r->hash[stripe_reseq_hash(r, s->id)];
+
+	while (*next != s->slot + 1)
+		next = &r->senders[*next - 1]->hash_next;
+	*next = s->hash_next;
+	r->senders[s->slot] = NULL;
+	__clear_bit(s->slot, r->used);
+	r->nr_senders--;
+	stripe_reseq_sender_flush(r, s, up);
+	if (!stripe_reseq_pool_put(r, s))
+		kvfree(s);
+}
+
+/* When the sender was last heard on any link, probes too (ns) */
+static u64 stripe_reseq_heard_at(const struct stripe_rx_sender *s)
+{
+	unsigned int i;
+	u64 at = 0;
+
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
+		at = max(at, s->link_seen[i]);
+	return at;
+}
+
+/* May a new sender take @s's place?  Not a busy peer's, whatever ids
+ * arrive: only one idle for a second, or one still new and quiet.
+ */
+static bool stripe_reseq_may_take(const struct stripe_rx_sender *s, u64 now)
+{
+	u64 idle = now - stripe_reseq_heard_at(s);
+
+	return idle > STRIPE_RX_IDLE_NS ||
+	       (s->frames < STRIPE_RX_NEW_FRAMES &&
+		idle > STRIPE_RX_NEW_IDLE_NS);
+}
+
+/* State for new sender @id: a free place with a state from the pool, or
+ * the place (and memory) of a sender that may give it up.  NULL if none:
+ * its frames then go up unordered.
+ */
+static struct stripe_rx_sender *stripe_reseq_sender_add(struct stripe_reseq *r,
+							u32 id, u64 now)
+{
+	struct stripe_rx_sender *s = NULL;
+	unsigned int i, slot = 0;
+	u32 h;
+
+	if (r->nr_senders < r->max_senders) {
+		if (!r->pool_n)
+			return NULL;
+		slot = find_first_zero_bit(r->used, r->max_senders);
+		s = r->pool[--r->pool_n];
+	} else {
+		for (i = 0; i < STRIPE_RX_EVICT_SCAN && !s; i++) {
+			slot = r->hand;
+			r->hand = (r->hand + 1) % r->max_senders;
+			if (stripe_reseq_may_take(r->senders[slot], now))
+				s = r->senders[slot];
 		}
+		if (!s)
+			return NULL;
+		/* its memory, or the pool's if that was full */
+		stripe_reseq_sender_drop(r, s, true);
+		s = r->pool[--r->pool_n];
 	}
-	if (free < 0)
-		return NULL;
-	s = kzalloc(sizeof(*s), GFP_ATOMIC);
-	if (!s)
-		return NULL;
+	memset(s, 0, sizeof(*s));
 	s->id = id;
 	for (i = 0; i < STRIPE_FLOW_BUCKETS; i++)
 		__skb_queue_head_init(&s->flows[i].held);
@@ -327,8 +428,41 @@ static struct stripe_rx_sender *stripe_reseq_sender(struct stripe_reseq *r,
 		s->queue_base_last[i] = S32_MAX;
 		s->queue_min[i] = STRIPE_WIRE_QUEUE_NONE;
 	}
-	r->senders[free] = s;
+	s->slot = slot;
+	h = stripe_reseq_hash(r, id);
+	s->hash_next = r->hash[h];
+	r->hash[h] = slot + 1;
+	r->senders[slot] = s;
+	__set_bit(slot, r->used);
+	r->nr_senders++;
 	return s;
+}
+
+/* The pool of ready states runs low: the caller refills it, where it may
+ * sleep, with stripe_reseq_pool_put()
+ */
+bool stripe_reseq_pool_low(const struct stripe_reseq *r)
+{
+	return r->pool_n < STRIPE_RX_POOL / 2;
+}
+
+/* A zeroed state of sizeof(struct stripe_rx_sender) for the pool, from
+ * kvzalloc(); false if it is full (the caller frees @s)
+ */
+bool stripe_reseq_pool_put(struct stripe_reseq *r, struct stripe_rx_sender *s)
+{
+	if (r->pool_n >= STRIPE_RX_POOL)
+		return false;
+	r->pool[r->pool_n++] = s;
+	return true;
+}
+
+/* The first place in use from @slot on, STRIPE_RX_SENDERS if none */
+u32 stripe_reseq_next_slot(const struct stripe_reseq *r, u32 slot)
+{
+	if (slot >= STRIPE_RX_SENDERS)
+		return STRIPE_RX_SENDERS;
+	return find_next_bit(r->used, STRIPE_RX_SENDERS, slot);
 }
 
 /* Per-link least values over one to two windows of @period: once this one
@@ -443,17 +577,6 @@ static u64 stripe_reseq_fb_silent_for(const struct stripe_rx_sender *s,
 	return s->last_seen > since ? s->last_seen - since : 0;
 }
 
-/* When the sender was last heard on any link, probes too (ns) */
-static u64 stripe_reseq_heard_at(const struct stripe_rx_sender *s)
-{
-	unsigned int i;
-	u64 at = 0;
-
-	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
-		at = max(at, s->link_seen[i]);
-	return at;
-}
-
 /* The newest gseq any of the sender's links carried */
 static u32 stripe_reseq_newest(const struct stripe_rx_sender *s)
 {
@@ -512,6 +635,29 @@ static s32 stripe_reseq_base_owd(const struct stripe_rx_sender *s, u32 link)
 	return min(s->owd_min[link], s->owd_min_last[link]);
 }
 
+/* The frame after @s's last on @link has @lseq: the numbers between were
+ * lost on the link, or are late (a link that is not FIFO: each one late
+ * takes one back, stripe_reseq_note_link).  A jump too long for a lost run
+ * (a sender that restarted, a link id reused) only resynchronises.  A
+ * marker carries the gseq of the sender's last data frame, which may be
+ * the one before it on this link (@same_gseq: as the link's newest): of
+ * the two only lseq tells which came first, and one behind is late.
+ */
+static void stripe_reseq_note_lseq(struct stripe_rx_sender *s, u32 link,
+				   u8 lseq, bool same_gseq)
+{
+	u8 skipped = lseq - s->lseq[link] - 1;
+
+	if (same_gseq && (s8)(lseq - s->lseq[link]) < 0) {
+		if (s->link_lost[link])
+			s->link_lost[link]--;
+		return;
+	}
+	if (skipped < STRIPE_RX_LSEQ_RUN_MAX)
+		s->link_lost[link] += skipped;
+	s->lseq[link] = lseq;
+}
+
 /* What a frame (data or marker) tells about its link. */
 static void stripe_reseq_note_link(struct stripe_reseq *r,
 				   struct stripe_rx_sender *s,
@@ -540,16 +686,35 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 	}
 	if (!(wi->flags & STRIPE_WIRE_F_PROBE))
 		stripe_reseq_note_gap(s, link, now->ns);
+	/* Reports are for a sender that sends to us.  Every host on the
+	 * segment hears a multicast frame (neighbour discovery): were each
+	 * to report to its sender for a second, that host would get a
+	 * hundred reports a second from each of them, and believe none
+	 * (feedback.c: it talks to none of them).
+	 */
+	if (!(wi->flags & STRIPE_WIRE_F_MARKER) && !now->group) {
+		s->fb_data_at = now->ns;
+		s->fb_wanted_at = now->ns;
+	} else if (wi->flags & STRIPE_WIRE_F_PROBE) {
+		s->fb_wanted_at = now->ns;
+	}
 	if (!test_bit(link, s->links)) {
 		__set_bit(link, s->links);
 		s->newest[link] = gseq;
-	} else if (seq_before(s->newest[link], gseq)) {
+		s->lseq[link] = wi->lseq;
+	} else if (!seq_before(gseq, s->newest[link])) {
+		stripe_reseq_note_lseq(s, link, wi->lseq,
+				       gseq == s->newest[link]);
 		s->newest[link] = gseq;
 	} else if (seq_before(gseq, s->newest[link])) {
 		/* Each link carries gseq in rising order (xmit.c): a link
 		 * that does not is not FIFO, and the link rule misjudges it.
+		 * Its lseq was skipped when a later frame came first: it is
+		 * not lost after all.
 		 */
 		r->stats.link_reordered++;
+		if (s->link_lost[link])
+			s->link_lost[link]--;
 	}
 	s->link_seen[link] = now->ns;
 	s->fb_silent_before[link] = 0;
@@ -558,8 +723,12 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 	stripe_reseq_note_owd(s, link, now->owd_us, now->ns);
 	stripe_reseq_note_queue(s, link, now->owd_us, now->ns);
 	s->wire_link[link] = wire_link;
-	if (now->src)
+	if (now->src && memcmp(s->addr[link], now->src, ETH_ALEN)) {
 		memcpy(s->addr[link], now->src, ETH_ALEN);
+		r->bound[link].id = s->id;
+		memcpy(r->bound[link].addr, now->src, ETH_ALEN);
+		r->bound[link].valid = true;
+	}
 	s->link_frames[link]++;
 	s->link_bytes[link] += len;
 }
@@ -589,11 +758,21 @@ static void stripe_reseq_give_up(struct stripe_reseq *r,
 				 struct stripe_rx_flow *f, u64 now)
 {
 	r->stats.lost_limit++;
-	stripe_reseq_release(r, f, now);
+	stripe_reseq_release(r, f, false, false, now);
 	stripe_reseq_drain(r, cfg, s, f, now);
 }
 
-/* Over buffer-limit: give up on gaps, @f's first, then other flows'.  Those
+/* Is more held than buffer-limit frames or memory-limit bytes allow?
+ * Memory counts truesize: a small frame in a large buffer holds the
+ * buffer.
+ */
+static bool stripe_reseq_over(const struct stripe_reseq *r,
+			      const struct stripe_reseq_cfg *cfg)
+{
+	return r->held > cfg->buffer_limit || r->held_mem > cfg->memory_limit;
+}
+
+/* Over a limit: give up on gaps, @f's first, then other flows'.  Those
  * hold frames too when the limit was lowered below what was held.
  */
 static void stripe_reseq_trim(struct stripe_reseq *r,
@@ -603,18 +782,18 @@ static void stripe_reseq_trim(struct stripe_reseq *r,
 {
 	unsigned int i, b;
 
-	while (r->held > cfg->buffer_limit && !skb_queue_empty(&f->held))
+	while (stripe_reseq_over(r, cfg) && !skb_queue_empty(&f->held))
 		stripe_reseq_give_up(r, cfg, s, f, now);
-	for (i = 0; i < STRIPE_RX_SENDERS && r->held > cfg->buffer_limit; i++) {
+	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS) {
+		if (!stripe_reseq_over(r, cfg))
+			break;
 		s = r->senders[i];
-		if (!s)
-			continue;
 		for_each_set_bit(b, s->pending, STRIPE_FLOW_BUCKETS) {
 			f = &s->flows[b];
-			while (r->held > cfg->buffer_limit &&
+			while (stripe_reseq_over(r, cfg) &&
 			       !skb_queue_empty(&f->held))
 				stripe_reseq_give_up(r, cfg, s, f, now);
-			if (r->held <= cfg->buffer_limit)
+			if (!stripe_reseq_over(r, cfg))
 				break;
 		}
 	}
@@ -629,6 +808,7 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 	struct stripe_rx_flow *f = &s->flows[wi->flow];
 	struct stripe_rx_cb *cb = stripe_cb(skb);
 
+	s->frames++;
 	cb->gseq = wi->gseq;
 	cb->fseq = wi->fseq;
 	cb->arrived = now;
@@ -646,12 +826,17 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 	 * and the flow still lacks it.  Up it goes, out of order: TCP takes
 	 * that as reordering, where a drop would cost it a retransmit and
 	 * half its window.  Only a sender that sent it twice makes this a
-	 * duplicate, and the stack above copes with those.
+	 * duplicate, and the stack above copes with those.  Only a gap the
+	 * link rule gave up on teaches the late wait: one that waited out
+	 * the hold bound was behind a link late as a whole (a queue of a
+	 * slowed path, which the sender's shares drain), and a wait learnt
+	 * from that held every gap for as long, for ten seconds and more.
 	 */
 	if (seq_before(wi->fseq, f->next)) {
-		if (wi->fseq - f->skip_from < f->skip_len)
+		if (f->skip_by_link && wi->fseq - f->skip_from < f->skip_len)
 			stripe_reseq_note_late(s, f, now);
 		r->stats.late++;
+		s->late++;
 		__skb_queue_tail(&r->out, skb);
 		return;
 	}
@@ -662,16 +847,47 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 	if (wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW ||
 	    !stripe_reseq_hold(f, skb)) {
 		r->stats.late++;
+		s->late++;
 		kfree_skb(skb);
 		return;
 	}
 	r->held++;
 	r->held_bytes += skb->len;
+	r->held_mem += skb->truesize;
 	__set_bit(wi->flow, s->pending);
 	/* Bounded memory: past a limit the gap is given up on. */
 	while (skb_queue_len(&f->held) > cfg->flow_limit)
 		stripe_reseq_give_up(r, cfg, s, f, now);
 	stripe_reseq_trim(r, cfg, s, f, now);
+}
+
+/* State for a new sender @id, first heard on @link from @src; NULL if
+ * there is no room.  One sender per source address on a link: a new id
+ * from the address a sender was last bound to there is a peer that
+ * restarted (it takes the other's place once that one has been quiet for
+ * STRIPE_RX_IDLE_NS; until then its frames go up unordered) or a host
+ * that makes ids up, which then holds one place and not the table.  (Only
+ * the last binding per link is remembered, to look it up in constant time:
+ * a host that also makes addresses up gets places, but only those
+ * stripe_reseq_may_take() gives.)
+ */
+static struct stripe_rx_sender *
+stripe_reseq_sender_new(struct stripe_reseq *r, u32 id, u32 link,
+			const u8 *src, u64 now)
+{
+	struct stripe_rx_bound *last = &r->bound[link];
+	struct stripe_rx_sender *s;
+
+	if (src && last->valid && !memcmp(last->addr, src, ETH_ALEN)) {
+		s = stripe_reseq_sender(r, last->id);
+		if (s && test_bit(link, s->links) &&
+		    !memcmp(s->addr[link], src, ETH_ALEN)) {
+			if (now - stripe_reseq_heard_at(s) <= STRIPE_RX_IDLE_NS)
+				return NULL;
+			stripe_reseq_sender_drop(r, s, true);
+		}
+	}
+	return stripe_reseq_sender_add(r, id, now);
 }
 
 /* A sender is heard on each link from one source address.  A frame with
@@ -707,7 +923,7 @@ bool stripe_reseq_addr_ok(struct stripe_reseq *r, u32 id, u32 link,
 
 	if (link >= STRIPE_RX_LINKS)
 		return true;
-	s = stripe_reseq_sender(r, id, now, false);
+	s = stripe_reseq_sender(r, id);
 	return !s || stripe_reseq_src_ok(r, s, link, src, now);
 }
 
@@ -729,17 +945,19 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 		kfree_skb(skb);
 		return false;
 	}
-	s = stripe_reseq_sender(r, wi->sender, now->ns, false);
+	s = stripe_reseq_sender(r, wi->sender);
 	if (s && !stripe_reseq_src_ok(r, s, link, now->src, now->ns)) {
 		kfree_skb(skb);
 		return false;
 	}
-	if (!s)
-		s = stripe_reseq_sender(r, wi->sender, now->ns, !marker);
+	if (!s && !marker)
+		s = stripe_reseq_sender_new(r, wi->sender, link, now->src,
+					    now->ns);
 	if (!s) {
 		/* A marker of a sender we keep no state for says nothing; its
 		 * data goes up as it comes, unordered, rather than not at all
-		 * (the table is full or memory short).
+		 * (the table is full, the address has a sender, or memory is
+		 * short).
 		 */
 		if (marker) {
 			kfree_skb(skb);
@@ -766,14 +984,12 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 bool stripe_reseq_tick(struct stripe_reseq *r,
 		       const struct stripe_reseq_cfg *cfg, u64 now)
 {
+	struct stripe_rx_sender *s;
 	bool pending = false;
-	int i;
+	u32 i;
 
-	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
-		struct stripe_rx_sender *s = r->senders[i];
-
-		if (!s)
-			continue;
+	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS) {
+		s = r->senders[i];
 		stripe_reseq_drain_sender(r, cfg, s, now);
 		if (!bitmap_empty(s->pending, STRIPE_FLOW_BUCKETS))
 			pending = true;
@@ -781,38 +997,39 @@ bool stripe_reseq_tick(struct stripe_reseq *r,
 	return pending;
 }
 
+/* An empty resequencer, its pool empty too (stripe_reseq_pool_put()) */
 void stripe_reseq_init(struct stripe_reseq *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->max_senders = STRIPE_RX_SENDERS;
+	get_random_bytes(&r->hash_key, sizeof(r->hash_key));
 	__skb_queue_head_init(&r->out);
 }
 
 void stripe_reseq_destroy(struct stripe_reseq *r)
 {
-	int i;
+	u32 i;
 
-	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
-		if (r->senders[i])
-			stripe_reseq_sender_free(r, r->senders[i]);
-		r->senders[i] = NULL;
-	}
+	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS)
+		stripe_reseq_sender_drop(r, r->senders[i], false);
+	while (r->pool_n)
+		kvfree(r->pool[--r->pool_n]);
 	__skb_queue_purge(&r->out);
 }
 
-/* Link id @link is given to a new link: what every sender showed on the
- * link that had it (newest gseq, silence, delay) is not the new link's.
+/* Link id @link left, or is given to a new link: what every sender showed
+ * on the link that had it (newest gseq, silence, delay) is no one's now.
  */
 void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link)
 {
 	struct stripe_rx_sender *s;
-	int i;
+	u32 i;
 
 	if (link >= STRIPE_RX_LINKS)
 		return;
-	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
+	r->bound[link].valid = false;
+	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS) {
 		s = r->senders[i];
-		if (!s)
-			continue;
 		__clear_bit(link, s->links);
 		__clear_bit(link, s->stale);
 		s->newest[link] = 0;
@@ -826,6 +1043,7 @@ void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link)
 		s->queue_min[link] = STRIPE_WIRE_QUEUE_NONE;
 		s->link_frames[link] = 0;
 		s->link_bytes[link] = 0;
+		s->link_lost[link] = 0;
 		memset(s->gap_hist[link], 0, sizeof(s->gap_hist[link]));
 		memset(s->gap_hist_last[link], 0,
 		       sizeof(s->gap_hist_last[link]));
@@ -834,25 +1052,33 @@ void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link)
 
 u32 stripe_reseq_senders(const struct stripe_reseq *r)
 {
-	u32 i, n = 0;
-
-	for (i = 0; i < STRIPE_RX_SENDERS; i++)
-		n += !!r->senders[i];
-	return n;
+	return r->nr_senders;
 }
 
 /* The sender heard from last: the peer the per-link views are about */
 static const struct stripe_rx_sender *
 stripe_reseq_latest(const struct stripe_reseq *r)
 {
-	const struct stripe_rx_sender *s = NULL;
-	int i;
+	struct stripe_rx_sender *s, *latest = NULL;
+	u32 i;
 
-	for (i = 0; i < STRIPE_RX_SENDERS; i++)
-		if (r->senders[i] &&
-		    (!s || r->senders[i]->last_seen > s->last_seen))
-			s = r->senders[i];
-	return s;
+	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS) {
+		s = r->senders[i];
+		if (!latest || s->last_seen > latest->last_seen)
+			latest = s;
+	}
+	return latest;
+}
+
+/* Did sender @id send us data within @window ns of @now?  (Its reports
+ * about our links count then, feedback.c: it is a peer we talk with.)
+ */
+bool stripe_reseq_sends_data(const struct stripe_reseq *r, u32 id, u64 now,
+			     u64 window)
+{
+	const struct stripe_rx_sender *s = stripe_reseq_sender(r, id);
+
+	return s && s->fb_data_at && now - s->fb_data_at < window;
 }
 
 /* Has @link gone silent for the sender heard from last, while that sender
@@ -872,40 +1098,69 @@ bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 	return stripe_reseq_silent_for(s, link) > cfg->silent_ns;
 }
 
-/* The largest skew of any link of the sender heard from last, in us */
-u32 stripe_reseq_max_skew(const struct stripe_reseq *r)
-{
-	u32 i, skew, max_skew = 0;
-
-	for (i = 0; i < STRIPE_RX_LINKS; i++)
-		if (stripe_reseq_skew(r, i, &skew) && skew > max_skew)
-			max_skew = skew;
-	return max_skew;
-}
-
 /* The longest wait any sender's gaps need now (stripe_reseq_late_ns()) */
 u64 stripe_reseq_max_late(const struct stripe_reseq *r, u64 now)
 {
 	u64 late = 0;
-	int i;
+	u32 i;
 
-	for (i = 0; i < STRIPE_RX_SENDERS; i++)
-		if (r->senders[i])
-			late = max(late, stripe_reseq_late_ns(r->senders[i],
-							      now));
+	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS)
+		late = max(late, stripe_reseq_late_ns(r->senders[i], now));
 	return late;
 }
 
-/* How much later than the fastest link does @link deliver, on its base
- * delay, for the sender heard from last?  False if not measured lately.
+/* What the statistics show of the sender in @slot, if it was heard within
+ * the last second (as its feedback does); a link silent for @silent_ns,
+ * or stale, is out of its loss rule.
  */
-bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
+bool stripe_reseq_peer(const struct stripe_reseq *r, u32 slot,
+		       u64 silent_ns, u64 now, struct stripe_reseq_peer *p)
 {
-	const struct stripe_rx_sender *s = stripe_reseq_latest(r);
+	s32 owd, fastest = S32_MAX, slowest = S32_MIN;
+	const struct stripe_rx_sender *s;
+	unsigned int i;
+
+	if (slot >= STRIPE_RX_SENDERS)
+		return false;
+	s = r->senders[slot];
+	if (!s || now - stripe_reseq_heard_at(s) > STRIPE_RX_IDLE_NS)
+		return false;
+	memset(p, 0, sizeof(*p));
+	p->id = s->id;
+	p->age_ms = div_u64(now - stripe_reseq_heard_at(s), NSEC_PER_MSEC);
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
+		p->links++;
+		if (stripe_reseq_silent_for(s, i) > silent_ns ||
+		    test_bit(i, s->stale))
+			p->silent++;
+		owd = stripe_reseq_base_owd(s, i);
+		if (owd == S32_MAX ||
+		    s->last_seen - s->link_seen[i] >= STRIPE_RX_IDLE_NS)
+			continue;
+		fastest = min(fastest, owd);
+		slowest = max(slowest, owd);
+	}
+	if (fastest != S32_MAX)
+		p->skew_us = (u32)((s64)slowest - fastest);
+	for_each_set_bit(i, s->pending, STRIPE_FLOW_BUCKETS)
+		p->held += skb_queue_len(&s->flows[i].held);
+	p->frames = s->frames;
+	p->lost_link = s->lost_link;
+	p->lost_timeout = s->lost_timeout;
+	p->late = s->late;
+	return true;
+}
+
+/* How much later than its fastest link does @link deliver @s's frames,
+ * on its base delay?  False if not measured lately.
+ */
+static bool stripe_reseq_sender_skew(const struct stripe_rx_sender *s,
+				     u32 link, u32 *skew_us)
+{
 	s32 owd, fastest = S32_MAX;
 	unsigned int i;
 
-	if (!s || link >= STRIPE_RX_LINKS || !test_bit(link, s->links))
+	if (link >= STRIPE_RX_LINKS || !test_bit(link, s->links))
 		return false;
 	owd = stripe_reseq_base_owd(s, link);
 	if (owd == S32_MAX)
@@ -917,6 +1172,28 @@ bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
 	return true;
 }
 
+/* ... for the sender heard from last */
+bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us)
+{
+	const struct stripe_rx_sender *s = stripe_reseq_latest(r);
+
+	return s && stripe_reseq_sender_skew(s, link, skew_us);
+}
+
+/* The largest skew of any link of the sender heard from last, in us */
+u32 stripe_reseq_max_skew(const struct stripe_reseq *r)
+{
+	const struct stripe_rx_sender *s = stripe_reseq_latest(r);
+	u32 i, skew, max_skew = 0;
+
+	if (!s)
+		return 0;
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
+		if (stripe_reseq_sender_skew(s, i, &skew) && skew > max_skew)
+			max_skew = skew;
+	return max_skew;
+}
+
 static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
 				  unsigned int link, u32 newest, u64 now,
 				  u64 lost_ns)
@@ -924,6 +1201,14 @@ static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
 	u64 lost_after = stripe_reseq_lost_after(s, link, lost_ns);
 	unsigned int missed = s->fb_missed[link];
 
+	/* Its data does not come here (it talks to another peer on these
+	 * links, which it keeps busy: they get no markers): no link is lost
+	 * for that.  Told lost, the sender left it for every peer, probed it
+	 * and so kept our reports going.
+	 */
+	if (now - s->fb_data_at > STRIPE_RX_IDLE_NS)
+		return s->link_seen[link] < s->fb_since ?
+		       STRIPE_WIRE_LINK_UNKNOWN : STRIPE_WIRE_LINK_DELIVERING;
 	if (s->fb_silent_before[link] + stripe_reseq_fb_silent_for(s, link) >
 	    lost_after)
 		return STRIPE_WIRE_LINK_LOST;
@@ -963,9 +1248,25 @@ bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
 	s = r->senders[slot];
 	/* Probes count: a sender that left every link we hear it on, and
 	 * sends on one we lost, only learns from us that they deliver.
+	 * Markers alone do not: a gateway that talks to another host on
+	 * these links marks them, and a report for that would keep it
+	 * broadcasting its markers to every host (marker.c).
 	 */
-	if (!s || now - stripe_reseq_heard_at(s) > STRIPE_RX_IDLE_NS)
+	if (!s || now - s->fb_wanted_at > STRIPE_RX_IDLE_NS)
 		return false;
+	/* Senders still new share a few reports an interval: a host making
+	 * ids up, one frame each, would get a report every interval for each
+	 * (a frame in, a hundred a second out)
+	 */
+	if (s->frames < STRIPE_RX_NEW_FRAMES) {
+		if (now - r->fb_new_window >= STRIPE_RX_FB_NEW_NS) {
+			r->fb_new_window = now;
+			r->fb_new = 0;
+		}
+		if (r->fb_new >= STRIPE_RX_FB_NEW_MAX)
+			return false;
+		r->fb_new++;
+	}
 	msg->peer = s->id;
 	msg->n = 0;
 	newest = stripe_reseq_newest(s);
@@ -981,6 +1282,7 @@ bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
 		rep->frames = s->link_frames[i];
 		rep->bytes = s->link_bytes[i];
 		rep->queue_us = s->queue_min[i];
+		rep->lost = s->link_lost[i];
 		s->queue_min[i] = STRIPE_WIRE_QUEUE_NONE;
 		memcpy(msg->addr[i], s->addr[i], ETH_ALEN);
 	}

@@ -10,18 +10,41 @@
  * this same file, for unit tests and fuzzing (tests/unit/).
  *
  * Memory is bounded whatever arrives: STRIPE_RX_SENDERS senders, each with
- * STRIPE_FLOW_BUCKETS flows; held frames bounded per flow and in all.
+ * STRIPE_FLOW_BUCKETS flows; held frames bounded per flow and in all.  A
+ * sender's state is not allocated on the receive path: a new sender takes
+ * one from a small pool the caller refills where it may sleep
+ * (stripe_reseq_pool_put()), or the place of one that gave it up.
  */
 #ifndef _STRIPE_RESEQ_H
 #define _STRIPE_RESEQ_H
 
 #include <linux/bitmap.h>
 #include <linux/if_ether.h>
+#include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/stripe.h>
 
-#define STRIPE_RX_SENDERS	16	/* peers a master keeps order for */
+/* Peers a master keeps order for (a gateway's hosts); the frames of more
+ * go up unordered, counted no_state
+ */
+#define STRIPE_RX_SENDERS	1024
+#define STRIPE_RX_HASH_SIZE	256	/* chains of the senders' table */
+#define STRIPE_RX_POOL		8	/* states kept ready for new senders */
+/* Once the table is full, a new sender takes the place of one idle for
+ * STRIPE_RX_IDLE_NS, or of one still new (fewer frames than
+ * STRIPE_RX_NEW_FRAMES: a made-up id sends one) quiet for
+ * STRIPE_RX_NEW_IDLE_NS; looking at STRIPE_RX_EVICT_SCAN places a frame,
+ * so a flood of ids costs bounded work and never takes a busy peer's place.
+ */
+#define STRIPE_RX_NEW_FRAMES	16
+#define STRIPE_RX_NEW_IDLE_NS	(10ULL * 1000 * 1000)
+#define STRIPE_RX_EVICT_SCAN	8
+/* Senders still new get at most this many reports per interval in all */
+#define STRIPE_RX_FB_NEW_MAX	4
+#define STRIPE_RX_FB_NEW_NS	(STRIPE_FEEDBACK_INTERVAL_MS * 1000ULL * 1000)
 #define STRIPE_RX_LINKS		64	/* link ids, STRIPE_MAX_LINKS */
+/* Longer runs of lseq numbers skipped are not counted as lost */
+#define STRIPE_RX_LSEQ_RUN_MAX	64
 /* A sender idle this long may give its slot to a new one when the table is
  * full: long enough to outlast a pause, short enough that made-up ids
  * cannot keep a returning peer out for long.
@@ -48,6 +71,20 @@
  * from then on gaps wait that long (see stripe_reseq_late_ns()).
  */
 #define STRIPE_RX_LATE_WINDOW_NS	(10000ULL * 1000 * 1000)
+/* A frame late because its link was out of the link rule (silent, or
+ * stale after a timeout) measures that link's queue, not the links'
+ * order: a path that stands slower (unequal links) keeps sending such
+ * frames, one slowed for a while (its queue drains) stops.  Its wait is
+ * kept only this long after the last one: learnt for ten seconds, a
+ * slowed link's 700 ms queue held every gap of a lossy link that long.
+ */
+#define STRIPE_RX_LATE_OUT_NS	(2000ULL * 1000 * 1000)
+/* A frame later than this teaches no wait at all: it was behind a queue
+ * (a path slowed to a quarter queued 500 ms and more), which the sender's
+ * shares must drain; gaps held that long stall TCP (its RTO is 200 ms,
+ * its window runs out) worse than the reordering would.
+ */
+#define STRIPE_RX_LATE_MAX_NS	(100ULL * 1000 * 1000)
 
 /* A stripe header, checked and in host order */
 struct stripe_wire_info {
@@ -56,6 +93,7 @@ struct stripe_wire_info {
 	u32 sender;
 	u16 flow;
 	u8 link;		/* the sender's link id */
+	u8 lseq;		/* its frames' sequence on that link */
 	u32 gseq;
 	u32 fseq;
 	u32 tstamp;		/* sender's clock, us */
@@ -67,6 +105,7 @@ struct stripe_reseq_cfg {
 	u64 silent_ns;		/* a link silent this long leaves the rule */
 	u32 flow_limit;		/* frames held per flow */
 	u32 buffer_limit;	/* frames held in all */
+	u32 memory_limit;	/* truesize held in all */
 };
 
 /* Time as the caller read it, under its lock, and where the frame came
@@ -76,6 +115,7 @@ struct stripe_reseq_now {
 	u64 ns;			/* monotonic */
 	s32 owd_us;		/* this frame: arrival minus tstamp, in us */
 	const u8 *src;		/* its source address (ETH_ALEN), or NULL */
+	bool group;		/* sent to a group address, not to us alone */
 };
 
 /* A link report of a feedback frame (struct stripe_wire_link_report), in
@@ -88,6 +128,7 @@ struct stripe_link_report {
 	u32 frames;
 	u32 bytes;
 	u32 queue_us;
+	u32 lost;
 };
 
 /* What the receiver tells one sender: its reports, and where to send them
@@ -105,19 +146,35 @@ struct stripe_feedback_msg {
 struct stripe_rx_flow {
 	u32 next;			/* fseq expected next */
 	bool synced;
-	/* The last gap given up on: its first fseq, its length, and when
-	 * the frame after it had arrived
+	/* The last gap given up on: its first fseq, its length, when the
+	 * frame after it had arrived, whether the link rule gave it up (not
+	 * the hold bound or a limit), and whether it left out of the rule a
+	 * link that had not passed it (silent or stale)
 	 */
 	u32 skip_from;
 	u32 skip_len;
 	u64 skip_arrived;
+	bool skip_by_link;
+	bool skip_behind_out;
 	struct sk_buff_head held;	/* early frames, in fseq order */
 };
 
 /* What a receiver knows of one sending master */
 struct stripe_rx_sender {
 	u32 id;
+	u16 slot;			/* its place in senders[] */
+	u16 hash_next;			/* slot + 1 of the next in its chain */
 	u64 last_seen;			/* ns, any frame but a probe */
+	/* ns, its last data frame or probe: what it sends us, or asks us
+	 * about (feedback runs while recent); markers alone are what it
+	 * sends other peers, and keep no report going
+	 */
+	u64 fb_wanted_at;
+	/* ns, its last data frame: only a receiver of its data tells a link
+	 * lost (a link busy with another peer's frames gets no markers, and
+	 * looks silent from here)
+	 */
+	u64 fb_data_at;
 	u64 active_since;		/* ns, end of the last pause */
 	DECLARE_BITMAP(links, STRIPE_RX_LINKS);	/* links it was heard on */
 	/* links that held a gap to the hold bound, until heard again */
@@ -130,6 +187,8 @@ struct stripe_rx_sender {
 	u8 wire_link[STRIPE_RX_LINKS];
 	u8 addr[STRIPE_RX_LINKS][ETH_ALEN];
 	u32 link_frames[STRIPE_RX_LINKS];
+	u32 link_lost[STRIPE_RX_LINKS];	/* lseq numbers skipped */
+	u8 lseq[STRIPE_RX_LINKS];	/* the last frame's on the link */
 	u32 link_bytes[STRIPE_RX_LINKS];
 	u64 fb_since;			/* ns, end of the last long pause */
 	u32 fb_period_frames;		/* frames since then */
@@ -167,8 +226,32 @@ struct stripe_rx_sender {
 	u64 late_window;		/* ns, start of this window */
 	u64 late_need;
 	u64 late_need_last;
+	/* ... and of a gap behind a link out of the rule, while such frames
+	 * keep coming (STRIPE_RX_LATE_OUT_NS)
+	 */
+	u64 late_out_at;		/* ns, when the last one came */
+	u64 late_out_need;
+	/* What it sent, as TCA_STRIPE_PSTAT_* shows it */
+	u64 frames;
+	u64 lost_link;
+	u64 lost_timeout;
+	u64 late;
 	DECLARE_BITMAP(pending, STRIPE_FLOW_BUCKETS);
 	struct stripe_rx_flow flows[STRIPE_FLOW_BUCKETS];
+};
+
+/* One peer as the statistics show it (stripe_reseq_peer()) */
+struct stripe_reseq_peer {
+	u32 id;
+	u32 age_ms;
+	u32 links;
+	u32 silent;
+	u32 skew_us;
+	u64 frames;
+	u64 held;
+	u64 lost_link;
+	u64 lost_timeout;
+	u64 late;
 };
 
 /* Counters; the names follow TCA_STRIPE_MSTAT_RX_* */
@@ -188,11 +271,38 @@ struct stripe_reseq_stats {
 	u64 hold_hist[STRIPE_HOLD_HIST_BUCKETS];
 };
 
+/* The sender last bound to a source address on a link, and that address:
+ * a new id from it there is the same host (stripe_reseq_sender_new())
+ */
+struct stripe_rx_bound {
+	u32 id;
+	u8 addr[ETH_ALEN];
+	bool valid;
+};
+
 struct stripe_reseq {
+	/* Senders by place, the places in use, and chains by a keyed hash of
+	 * the id (slot + 1 of the first; ids are chosen by whoever sends, so
+	 * the key keeps them from being made to collide)
+	 */
 	struct stripe_rx_sender *senders[STRIPE_RX_SENDERS];
+	DECLARE_BITMAP(used, STRIPE_RX_SENDERS);
+	u16 hash[STRIPE_RX_HASH_SIZE];
+	hsiphash_key_t hash_key;
+	u32 nr_senders;
+	u32 max_senders;		/* STRIPE_RX_SENDERS; tests lower it */
+	u32 hand;			/* next place looked at to take back */
+	struct stripe_rx_bound bound[STRIPE_RX_LINKS];
+	/* States ready for new senders: the receive path does not allocate */
+	struct stripe_rx_sender *pool[STRIPE_RX_POOL];
+	u32 pool_n;
+	/* Reports to senders still new in this interval, and its start */
+	u32 fb_new;
+	u64 fb_new_window;
 	struct sk_buff_head out;	/* released, in order, for the caller */
 	u32 held;			/* frames held in all flows */
 	u64 held_bytes;
+	u64 held_mem;			/* their truesize */
 	struct stripe_reseq_stats stats;
 };
 
@@ -211,8 +321,15 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 bool stripe_reseq_tick(struct stripe_reseq *r,
 		       const struct stripe_reseq_cfg *cfg, u64 now);
 void stripe_reseq_destroy(struct stripe_reseq *r);
+bool stripe_reseq_pool_low(const struct stripe_reseq *r);
+bool stripe_reseq_pool_put(struct stripe_reseq *r, struct stripe_rx_sender *s);
+u32 stripe_reseq_next_slot(const struct stripe_reseq *r, u32 slot);
 u32 stripe_reseq_senders(const struct stripe_reseq *r);
+bool stripe_reseq_peer(const struct stripe_reseq *r, u32 slot,
+		       u64 silent_ns, u64 now, struct stripe_reseq_peer *p);
 void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link);
+bool stripe_reseq_sends_data(const struct stripe_reseq *r, u32 id, u64 now,
+			     u64 window);
 bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 			      const struct stripe_reseq_cfg *cfg, u32 link,
 			      u64 now);

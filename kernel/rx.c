@@ -48,6 +48,7 @@ static void stripe_rx_cfg(const struct stripe_master *m,
 	cfg->silent_ns = cfg->hold_ns;
 	cfg->flow_limit = READ_ONCE(m->cfg.flow_limit);
 	cfg->buffer_limit = READ_ONCE(m->cfg.buffer_limit);
+	cfg->memory_limit = READ_ONCE(m->cfg.memory_limit);
 }
 
 /* Under rx->lock: the largest skew and late wait, for hold-auto.  Updated
@@ -62,23 +63,40 @@ void stripe_rx_update_skew(struct stripe_master *m)
 		   stripe_reseq_max_late(&m->rx.reseq, ktime_get_ns()));
 }
 
+/* A frame of ours that does not parse: counted per CPU, no lock taken */
+void stripe_rx_count_malformed(struct stripe_master *m)
+{
+	struct stripe_master_stats *ms = this_cpu_ptr(m->stats);
+
+	u64_stats_update_begin(&ms->syncp);
+	u64_stats_inc(&ms->rx_malformed);
+	u64_stats_update_end(&ms->syncp);
+}
+
 /* Under rx->lock: move what the resequencer released to the NAPI queue,
- * in order.  The queue is bounded too: NAPI may be slower than the links.
+ * in order.  The queue is bounded too, by the same limits as what is held:
+ * NAPI may be slower than the links.  (Not by what is held and queued
+ * together: frames in order would then be dropped while gaps are held.)
  */
 static void stripe_rx_up(struct stripe_master *m)
 {
 	struct stripe_rx *rx = &m->rx;
 	u32 limit = READ_ONCE(m->cfg.buffer_limit);
+	u64 mem = READ_ONCE(m->cfg.memory_limit);
 	struct sk_buff *skb;
 
 	if (skb_queue_empty(&rx->reseq.out))
 		return;
 	while ((skb = __skb_dequeue(&rx->reseq.out))) {
-		if (unlikely(skb_queue_len(&rx->up) >= limit)) {
+		/* (an empty queue takes any frame, however large) */
+		if (unlikely(skb_queue_len(&rx->up) >= limit ||
+			     (rx->up_mem + skb->truesize > mem &&
+			      !skb_queue_empty(&rx->up)))) {
 			rx->reseq.stats.lost_limit++;
 			kfree_skb(skb);
 			continue;
 		}
+		rx->up_mem += skb->truesize;
 		__skb_queue_tail(&rx->up, skb);
 	}
 	napi_schedule(&rx->napi);
@@ -96,6 +114,7 @@ static int stripe_rx_poll(struct napi_struct *napi, int budget)
 	__skb_queue_head_init(&batch);
 	spin_lock_bh(&rx->lock);
 	while (done < budget && (skb = __skb_dequeue(&rx->up))) {
+		rx->up_mem -= skb->truesize;
 		__skb_queue_tail(&batch, skb);
 		done++;
 	}
@@ -158,9 +177,7 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 
 	if (!pskb_may_pull(skb, hlen) ||
 	    stripe_wire_parse(skb->data, skb_headlen(skb), &wi)) {
-		spin_lock(&rx->lock);
-		rx->reseq.stats.malformed++;
-		spin_unlock(&rx->lock);
+		stripe_rx_count_malformed(m);
 		kfree_skb(skb);
 		return;
 	}
@@ -192,6 +209,8 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	real_us = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
 	now.owd_us = (s32)(real_us - wi.tstamp);
 	now.src = src;
+	now.group = skb->pkt_type == PACKET_BROADCAST ||
+		    skb->pkt_type == PACKET_MULTICAST;
 
 	/* From here on it is a packet of the master: the link's checksum
 	 * (CHECKSUM_COMPLETE) must no longer cover the header, and the link's
@@ -212,6 +231,8 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	ok = stripe_reseq_frame(&rx->reseq, &cfg, link->id, &wi, skb, &now);
 	stripe_rx_up(m);
 	stripe_rx_arm(m);
+	if (unlikely(stripe_reseq_pool_low(&rx->reseq)))
+		schedule_work(&rx->pool_work);
 	spin_unlock(&rx->lock);
 	if (!ok)
 		return;
@@ -221,6 +242,18 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		stripe_link_state_changed(m);
 	}
 	stripe_feedback_arm(m);
+}
+
+/* Did the master @id send us data in the last second?  (feedback.c) */
+bool stripe_rx_sends_data(struct stripe_master *m, u32 id, u64 now)
+{
+	struct stripe_rx *rx = &m->rx;
+	bool sends;
+
+	spin_lock_bh(&rx->lock);
+	sends = stripe_reseq_sends_data(&rx->reseq, id, now, NSEC_PER_SEC);
+	spin_unlock_bh(&rx->lock);
+	return sends;
 }
 
 /* Does the peer's traffic no longer arrive on @link?  (marker.c) */
@@ -238,12 +271,46 @@ bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link)
 	return silent;
 }
 
+/* States for new senders, allocated here where we may sleep: a sender
+ * that has none waits for this (its frames go up unordered meanwhile).
+ */
+static void stripe_rx_pool_fill(struct stripe_rx *rx)
+{
+	struct stripe_rx_sender *s;
+	bool full, kept;
+
+	for (;;) {
+		spin_lock_bh(&rx->lock);
+		full = rx->reseq.pool_n >= STRIPE_RX_POOL;
+		spin_unlock_bh(&rx->lock);
+		if (full)
+			return;
+		s = kvzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+		if (!s)
+			return;
+		spin_lock_bh(&rx->lock);
+		kept = stripe_reseq_pool_put(&rx->reseq, s);
+		spin_unlock_bh(&rx->lock);
+		if (!kept) {
+			kvfree(s);
+			return;
+		}
+	}
+}
+
+static void stripe_rx_pool_work(struct work_struct *work)
+{
+	stripe_rx_pool_fill(container_of(work, struct stripe_rx, pool_work));
+}
+
 int stripe_rx_init(struct stripe_master *m)
 {
 	struct stripe_rx *rx = &m->rx;
 
 	spin_lock_init(&rx->lock);
 	stripe_reseq_init(&rx->reseq);
+	INIT_WORK(&rx->pool_work, stripe_rx_pool_work);
+	stripe_rx_pool_fill(rx);
 	hrtimer_init(&rx->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	rx->timer.function = stripe_rx_timer;
 	__skb_queue_head_init(&rx->up);
@@ -260,6 +327,7 @@ void stripe_rx_destroy(struct stripe_master *m)
 	struct stripe_rx *rx = &m->rx;
 
 	hrtimer_cancel(&rx->timer);
+	cancel_work_sync(&rx->pool_work);
 	stripe_reseq_destroy(&rx->reseq);
 	napi_disable(&rx->napi);
 	netif_napi_del(&rx->napi);

@@ -71,12 +71,16 @@ static int stripe_put_health(struct stripe_link *link, struct sk_buff *skb)
 				  READ_ONCE(link->fb_left_after_ms)) : 0;
 }
 
-/* Its pace (adaptive shares, share.c) and the queueing the peer reports */
+/* Its pace (adaptive shares, share.c), the queueing and loss the peer
+ * reports
+ */
 static int stripe_put_share(struct stripe_link *link, struct sk_buff *skb)
 {
 	u32 queue_us = READ_ONCE(link->queue_us);
 
-	if (nla_put_u32(skb, TCA_STRIPE_LSTAT_PACE, stripe_link_pace(link)))
+	if (nla_put_u32(skb, TCA_STRIPE_LSTAT_PACE, stripe_link_pace(link)) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_LSTAT_FRAMES_LOST,
+			      READ_ONCE(link->frames_lost), TCA_STRIPE_LSTAT_PAD))
 		return -EMSGSIZE;
 	return queue_us != U32_MAX ?
 	       nla_put_u32(skb, TCA_STRIPE_LSTAT_QUEUE_US, queue_us) : 0;
@@ -164,9 +168,10 @@ static const struct {
 /* The receiver's counters, read under its lock for one consistent view. */
 static int stripe_put_rx(struct stripe_master *m, struct sk_buff *skb)
 {
+	struct stripe_master_counters c;
 	struct stripe_rx *rx = &m->rx;
 	struct stripe_reseq_stats st;
-	u64 held, held_bytes;
+	u64 held, held_bytes, held_mem;
 	u32 senders;
 	int i;
 
@@ -174,9 +179,12 @@ static int stripe_put_rx(struct stripe_master *m, struct sk_buff *skb)
 	st = rx->reseq.stats;
 	held = rx->reseq.held;
 	held_bytes = rx->reseq.held_bytes;
+	held_mem = rx->reseq.held_mem;
 	senders = stripe_reseq_senders(&rx->reseq);
 	stripe_rx_update_skew(m);
 	spin_unlock_bh(&rx->lock);
+	stripe_master_stats_read(m, &c);
+	st.malformed += c.rx_malformed;
 	for (i = 0; i < ARRAY_SIZE(stripe_rx_stats); i++)
 		if (nla_put_u64_64bit(skb, stripe_rx_stats[i].attr,
 				      *(u64 *)((u8 *)&st + stripe_rx_stats[i].off),
@@ -185,6 +193,8 @@ static int stripe_put_rx(struct stripe_master *m, struct sk_buff *skb)
 	if (nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_HELD, held,
 			      TCA_STRIPE_MSTAT_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_HELD_BYTES, held_bytes,
+			      TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_HELD_MEM, held_mem,
 			      TCA_STRIPE_MSTAT_PAD) ||
 	    nla_put_u32(skb, TCA_STRIPE_MSTAT_RX_SENDERS, senders) ||
 	    nla_put_u32(skb, TCA_STRIPE_MSTAT_RX_HOLD_US,
@@ -231,11 +241,81 @@ static int stripe_put_master(struct stripe_master *m, struct sk_buff *skb)
 			      READ_ONCE(m->fb_rx), TCA_STRIPE_MSTAT_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_FEEDBACK_OTHER,
 			      READ_ONCE(m->fb_rx_other), TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_FEEDBACK_UNSENT,
+			      READ_ONCE(m->fb_rx_unsent), TCA_STRIPE_MSTAT_PAD) ||
 	    stripe_put_rx(m, skb)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
 	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int stripe_put_peer(struct sk_buff *skb,
+			   const struct stripe_reseq_peer *p)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start_noflag(skb, TCA_STRIPE_XSTATS_PEER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TCA_STRIPE_PSTAT_ID, p->id) ||
+	    nla_put_u32(skb, TCA_STRIPE_PSTAT_AGE_MS, p->age_ms) ||
+	    nla_put_u32(skb, TCA_STRIPE_PSTAT_LINKS, p->links) ||
+	    nla_put_u32(skb, TCA_STRIPE_PSTAT_SILENT, p->silent) ||
+	    nla_put_u32(skb, TCA_STRIPE_PSTAT_SKEW_US, p->skew_us) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_PSTAT_FRAMES, p->frames,
+			      TCA_STRIPE_PSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_PSTAT_HELD, p->held,
+			      TCA_STRIPE_PSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_PSTAT_LOST_LINK, p->lost_link,
+			      TCA_STRIPE_PSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_PSTAT_LOST_TIMEOUT,
+			      p->lost_timeout, TCA_STRIPE_PSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_PSTAT_LATE, p->late,
+			      TCA_STRIPE_PSTAT_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Bytes of the message the peers' lines leave to the rest of the dump */
+#define STRIPE_PEERS_ROOM	512
+/* ... and a link's line takes less than this (about 400 bytes) */
+#define STRIPE_LINK_ROOM	(STRIPE_PEERS_ROOM + 768)
+
+/* The peers the receiver heard within the last second: one at a time
+ * under its lock, each consistent in itself
+ */
+static int stripe_put_peers(struct stripe_master *m, struct sk_buff *skb)
+{
+	struct stripe_reseq_peer p;
+	struct nlattr *peers;
+	u64 silent_ns;
+	bool heard;
+	u32 slot;
+
+	peers = nla_nest_start_noflag(skb, TCA_STRIPE_XSTATS_PEERS);
+	if (!peers)
+		return -EMSGSIZE;
+	silent_ns = stripe_hold_ns(m);	/* as rx.c's loss rule */
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++) {
+		spin_lock_bh(&m->rx.lock);
+		slot = stripe_reseq_next_slot(&m->rx.reseq, slot);
+		heard = stripe_reseq_peer(&m->rx.reseq, slot, silent_ns,
+					  ktime_get_ns(), &p);
+		spin_unlock_bh(&m->rx.lock);
+		/* As many as the message holds, with room left for what the
+		 * qdisc's dump adds after us (TCA_STATS ...): a gateway's
+		 * hosts may not all fit, its statistics must
+		 */
+		if (heard && (skb_tailroom(skb) < STRIPE_PEERS_ROOM ||
+			      stripe_put_peer(skb, &p)))
+			break;
+	}
+	nla_nest_end(skb, peers);
 	return 0;
 }
 
@@ -250,11 +330,20 @@ int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb)
 	links = nla_nest_start_noflag(skb, TCA_STRIPE_XSTATS_LINKS);
 	if (!links)
 		return -EMSGSIZE;
-	list_for_each_entry(link, &m->links, node)
-		if (stripe_put_link(link, skb))
-			return -EMSGSIZE;
+	list_for_each_entry(link, &m->links, node) {
+		/* A small message (the dump's large buffer could not be had:
+		 * 3.7 KB after a flood of senders churned memory) keeps the
+		 * master's counters and the links that fit, with room for
+		 * what the qdisc's dump adds after us; no peers then.
+		 */
+		if (skb_tailroom(skb) < STRIPE_LINK_ROOM ||
+		    stripe_put_link(link, skb)) {
+			nla_nest_end(skb, links);
+			return 0;
+		}
+	}
 	nla_nest_end(skb, links);
-	return 0;
+	return stripe_put_peers(m, skb);
 }
 
 int stripe_dump_link_xstats(struct stripe_link *link, struct sk_buff *skb)

@@ -39,6 +39,7 @@
 #ifndef _STRIPE_H
 #define _STRIPE_H
 
+#include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
 #include <net/sch_generic.h>
@@ -47,6 +48,8 @@
 #include "reseq.h"
 
 #define STRIPE_MAX_LINKS	64
+/* Peers a link remembers sending data to, for its markers (marker.c) */
+#define STRIPE_TX_PEERS		8
 #define STRIPE_HOLD_DEFAULT_US	5000
 #define STRIPE_FLOW_LIMIT_DEFAULT	1024
 #define STRIPE_BUFFER_LIMIT_DEFAULT	8192
@@ -56,7 +59,7 @@
  * order, filled by stripe_stats_sum() (stats.c checks the layouts).
  */
 #define STRIPE_LINK_NSTATS	8
-#define STRIPE_MASTER_NSTATS	7
+#define STRIPE_MASTER_NSTATS	8
 
 /* Per-CPU counters of a link */
 struct stripe_link_stats {
@@ -85,6 +88,22 @@ struct stripe_link_counters {
 
 struct stripe_master;
 
+/* Frames sent and lost on a link, and on the other links over the same
+ * time (share.c's loss rule)
+ */
+struct stripe_loss_count {
+	u64 sent;
+	u64 lost;
+	u64 other_sent;
+	u64 other_lost;
+};
+
+/* A peer's address on one link, and when it was last seen there */
+struct stripe_peer_addr {
+	u8 addr[ETH_ALEN];
+	u64 at;					/* ns, 0 = unused */
+};
+
 struct stripe_link {
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
@@ -109,7 +128,12 @@ struct stripe_link {
 	 */
 	int tx_owner;
 	u32 tx_gseq;				/* last sent, tx_lock */
+	u32 tx_lseq;	/* frames numbered on it, tx_lock; share.c reads */
 	u64 tx_last;				/* ns of it, tx_lock; lock-free readers */
+	/* The peers data went to on this link (their addresses here), the
+	 * latest first: markers go to each of them (marker.c).  tx_lock.
+	 */
+	struct stripe_peer_addr tx_peer[STRIPE_TX_PEERS];
 	/* The peer's frames stopped arriving here: the transmit path
 	 * avoids the link until they come back (marker.c sets it, rx.c
 	 * clears it; read without a lock).
@@ -134,10 +158,45 @@ struct stripe_link {
 	 */
 	u64 fb_delivering_at;
 	u32 fb_reporter;	/* sender id of the last peer to report it */
+	u32 fb_delivering_by;	/* ... and of the last to report delivering */
 	u64 fb_omitted_since;	/* ns, first report of it that left it out */
+	/* ns, the first data frame sent on it since a report of the peer
+	 * last mentioned it, 0 if none: written by the transmit path when 0
+	 * (once per report, not per frame), cleared by feedback.c
+	 */
+	u64 fb_unanswered_since;
+	/* Where the reports on this link come from (written under fb_lock,
+	 * read by the marker timer under fb_peer_seq): markers go to these
+	 * peers too, when no data went to them here lately
+	 */
+	seqcount_t fb_peer_seq;
+	struct stripe_peer_addr fb_peer[STRIPE_TX_PEERS];
+	/* probe.c: jiffies of the last reply to this link's probes (written
+	 * by its receive path); the rest is the probe timer's own
+	 */
+	unsigned long probe_rx;
+	unsigned long probe_rx_seen;	/* probe_rx at the last tick */
+	unsigned long probe_from;	/* probed since, without a break */
+	unsigned long probe_at;		/* last probed */
 	/* share.c, under the master's fb_lock; read without it */
 	u32 pace;		/* part of its weight's share, STRIPE_PACE_ONE */
 	u32 queue_us;		/* the peer's last report, U32_MAX: none */
+	u32 share_bytes;	/* bytes the peer last reported it delivered */
+	u32 share_rate;		/* bytes it delivers per step, averaged */
+	u32 loss_sent;		/* tx_lseq at the start of the loss window */
+	u32 loss_lost;		/* the peer's lost count then */
+	u16 loss_windows;	/* the last 16 windows: bit set, it stood out */
+	u8 loss_seen;		/* windows averaged, up to 4 */
+	u8 loss_streak;		/* window ends in a row its average stood out */
+	/* its queue stands out by more than twice hold-max: next to no data
+	 * till it no longer does (STRIPE_LINK_F_DRAINING)
+	 */
+	bool draining;
+	struct stripe_loss_count loss_win;	/* the last window */
+	struct stripe_loss_count loss_avg;	/* averaged, 1/256 of a frame */
+	struct stripe_loss_count loss_all_at;	/* m->loss_all at its end */
+	u64 lossy_until;	/* ns: it lost too much, least pace till then */
+	u64 frames_lost;	/* frames the peer reported lost, in all */
 	bool enslaved;		/* joined by ip link: released the same way */
 	u32 notified_flags;	/* RTNL: STRIPE_LINK_F_* last announced */
 	struct rcu_head rcu;
@@ -174,6 +233,10 @@ struct stripe_master_stats {
 	u64_stats_t rx_packets;
 	u64_stats_t rx_bytes;
 	u64_stats_t tx_markers;
+	/* frames that failed stripe_wire_parse(): counted here, not under the
+	 * receive lock, so that a flood of them takes no lock
+	 */
+	u64_stats_t rx_malformed;
 	struct u64_stats_sync syncp;
 };
 
@@ -185,6 +248,7 @@ struct stripe_master_counters {
 	u64 rx_packets;
 	u64 rx_bytes;
 	u64 tx_markers;
+	u64 rx_malformed;
 };
 
 /* Master-wide options: written under RTNL, read with READ_ONCE() */
@@ -194,8 +258,13 @@ struct stripe_config {
 	u32 hold_max_us;
 	u32 flow_limit;
 	u32 buffer_limit;
+	u32 memory_limit;
 	u32 stripe_min;
 	u8 hold_auto;
+	__be32 probe_target;		/* 0: no probing */
+	u32 probe_interval_us;
+	/* ::, no probing; read outside RTNL under master->probe_seq */
+	struct in6_addr probe_target6;
 };
 
 /* Receive side of a master */
@@ -205,6 +274,11 @@ struct stripe_rx {
 	struct hrtimer timer;		/* releases with time; queued under lock */
 	struct napi_struct napi;	/* hands frames up, in order */
 	struct sk_buff_head up;		/* released, waiting for napi */
+	u64 up_mem;			/* their truesize, under lock */
+	/* Refills the resequencer's pool of sender states: the receive
+	 * path takes them, it does not allocate (reseq.h)
+	 */
+	struct work_struct pool_work;
 	u64 skew_ns;			/* largest measured, for hold-auto */
 	u64 late_ns;			/* longest late wait, for hold-auto */
 };
@@ -244,10 +318,25 @@ struct stripe_master {
 	struct stripe_feedback_msg fb_msg;	/* the timer's own */
 	u64 fb_tx;				/* frames sent, the timer */
 	u64 fb_rx;				/* about us, fb_lock */
+	u64 fb_rx_at;			/* ns of the last one taken, fb_lock */
 	u64 fb_rx_other;			/* about others, racy count */
+	u64 fb_rx_unsent;	/* from peers sent nothing lately, fb_lock */
+	/* The peers (their ids) whose reports we take: one of their copies
+	 * came from where we send data (feedback.c), fb_lock
+	 */
+	struct stripe_fb_talk {
+		u32 id;
+		u64 at;				/* ns, 0 = unused */
+	} fb_talk[STRIPE_TX_PEERS];
 	u64 share_at;				/* share.c: last step, fb_lock */
+	u32 share_reporter;			/* ... and whose report */
+	/* share.c, fb_lock: every link's loss windows (sent, lost) summed */
+	struct stripe_loss_count loss_all;
 	/* link.c: announces links that left or rejoined rotation */
 	struct delayed_work state_work;
+	/* probe.c: runs while probing is on; restarts itself */
+	struct timer_list probe_timer;
+	seqcount_t probe_seq;		/* cfg.probe_target6, BH off */
 };
 
 /* link.c */
@@ -296,12 +385,35 @@ void stripe_release(struct stripe_link *link);
 void stripe_marker_init(struct stripe_master *m);
 void stripe_marker_stop(struct stripe_master *m);
 void stripe_marker_arm(struct stripe_master *m);
+void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
+			    u64 now);
+bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now);
 
 /* feedback.c */
 void stripe_feedback_init(struct stripe_master *m);
 void stripe_feedback_stop(struct stripe_master *m);
 void stripe_feedback_arm(struct stripe_master *m);
 bool stripe_feedback_vouches(const struct stripe_link *link, u64 now);
+bool stripe_feedback_unanswered(struct stripe_master *m,
+				struct stripe_link *link, u64 now, bool stalled);
+unsigned int stripe_feedback_peers(struct stripe_link *link, u64 now,
+				   u8 dest[][ETH_ALEN], unsigned int n,
+				   unsigned int max);
+void stripe_feedback_leave(struct stripe_master *m, struct stripe_link *link,
+			   u64 now, u32 after_ms, const char *why);
+void stripe_feedback_evidence(struct stripe_master *m,
+			      struct stripe_link *link, bool delivers, u64 now);
+
+/* probe.c */
+void stripe_probe_init(struct stripe_master *m);
+void stripe_probe_stop(struct stripe_master *m);
+void stripe_probe_arm(struct stripe_master *m);
+void stripe_probe_rx(struct stripe_master *m, struct stripe_link *link,
+		     const struct sk_buff *skb);
+void stripe_probe_rx6(struct stripe_master *m, struct stripe_link *link,
+		      const struct sk_buff *skb);
+void stripe_probe_set_target6(struct stripe_master *m,
+			      const struct in6_addr *addr);
 void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 			struct sk_buff *skb, const struct stripe_wire_info *wi);
 
@@ -313,20 +425,33 @@ static inline bool stripe_link_left(const struct stripe_link *link)
 	return READ_ONCE(link->rx_silent) || READ_ONCE(link->peer_lost);
 }
 
+/* Data went to a peer on @link (reorder on): a report of the peer should
+ * mention the link soon (stripe_feedback_unanswered()).  One read per
+ * frame, one write per report.
+ */
+static inline void stripe_feedback_sent(struct stripe_link *link, u64 now)
+{
+	if (!READ_ONCE(link->fb_unanswered_since))
+		WRITE_ONCE(link->fb_unanswered_since, now);
+}
+
 /* share.c */
 u32 stripe_link_pace(const struct stripe_link *link);
 void stripe_share_apply(struct stripe_table *t);
 void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
-			const struct stripe_link_report *rep, int n, u64 now);
+			const struct stripe_link_report *rep, int n,
+			u32 reporter, u64 now);
 void stripe_share_reset(struct stripe_master *m);
 
 /* ndisc.c */
 bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);
 
 /* rx.c */
+void stripe_rx_count_malformed(struct stripe_master *m);
 void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		     struct sk_buff *skb);
 bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link);
+bool stripe_rx_sends_data(struct stripe_master *m, u32 id, u64 now);
 u64 stripe_hold_ns(const struct stripe_master *m);
 void stripe_rx_update_skew(struct stripe_master *m);
 int stripe_rx_init(struct stripe_master *m);
@@ -359,6 +484,27 @@ static inline void stripe_link_tx_unlock(struct stripe_link *link)
 {
 	WRITE_ONCE(link->tx_owner, 0);
 	spin_unlock(&link->tx_lock);
+}
+
+/* Under @link's tx_lock: the lseq of the next frame on @link */
+static inline u8 stripe_link_next_lseq(struct stripe_link *link)
+{
+	WRITE_ONCE(link->tx_lseq, link->tx_lseq + 1);
+	return (u8)link->tx_lseq;
+}
+
+/* Under @link's tx_lock: a data frame went to @addr on @link at @now.
+ * Most frames go where the last one went: one compare.
+ */
+static inline void stripe_link_note_peer(struct stripe_link *link,
+					 const u8 *addr, u64 now)
+{
+	struct stripe_peer_addr *p = &link->tx_peer[0];
+
+	if (likely(p->at && ether_addr_equal(p->addr, addr)))
+		p->at = now;
+	else
+		stripe_marker_add_peer(link, addr, now);
 }
 
 /* qdisc.c */

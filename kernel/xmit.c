@@ -249,10 +249,20 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 			       struct stripe_link *link, struct neighbour *n,
 			       struct sk_buff *skb, u32 flow)
 {
+	u8 dest[ETH_ALEN] __aligned(2);
 	struct stripe_wire_hdr *h;
+	bool to_peer = false;
 	u32 gseq;
+	u64 now;
 	int rc;
 
+	/* Where it goes on the link: markers follow it there (marker.c) */
+	if (link->dev->addr_len == ETH_ALEN &&
+	    (READ_ONCE(n->nud_state) & NUD_VALID)) {
+		neigh_ha_snapshot(dest, n, link->dev);
+		/* Frames to a group (router solicitations) name no peer */
+		to_peer = is_unicast_ether_addr(dest);
+	}
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(link->dev) + sizeof(*h))) {
 		kfree_skb(skb);
 		return NET_XMIT_DROP;
@@ -264,7 +274,6 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 	h->sender = htonl(m->sender_id);
 	h->flow = htons(flow);
 	h->link = link->id;
-	h->reserved = 0;
 	h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
 	skb->protocol = htons(ETH_P_STRIPE);
 	/* The neighbour output pulls everything before the network header. */
@@ -278,11 +287,17 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 		return NET_XMIT_DROP;
 	}
 	gseq = atomic_inc_return(&m->tx_gseq);
+	h->lseq = stripe_link_next_lseq(link);
 	h->gseq = htonl(gseq);
 	h->fseq = htonl(atomic_inc_return(&m->tx_fseq[flow]));
 	rc = neigh_output(n, skb, true);
+	now = ktime_get_ns();
 	WRITE_ONCE(link->tx_gseq, gseq);
-	WRITE_ONCE(link->tx_last, ktime_get_ns());
+	WRITE_ONCE(link->tx_last, now);
+	if (to_peer) {
+		stripe_link_note_peer(link, dest, now);
+		stripe_feedback_sent(link, now);
+	}
 	stripe_link_tx_unlock(link);
 	stripe_marker_arm(m);
 	return rc;
@@ -290,7 +305,9 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 
 /* stripe-min: a flow bucket that sent less than this lately stays on the
  * link its hash picks, so short flows see no reordering at all; after a
- * second of silence it counts as short again.
+ * second of silence it counts as short again.  While that link is out
+ * (down, or left), on the next one in the table that can take it: one
+ * link still, the same for the flow's every packet until it is back.
  */
 static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 					      const struct stripe_table *t,
@@ -301,7 +318,7 @@ static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 	unsigned long now = jiffies;
 	struct stripe_tx_flow *f;
 	struct stripe_link *link;
-	u32 hash;
+	u32 hash, i, tries;
 	u64 bytes;
 
 	/* The flow hash is computed only when a policy needs it */
@@ -316,9 +333,15 @@ static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 	WRITE_ONCE(f->last, now);
 	if (bytes >= min)
 		return NULL;
-	link = t->slot[reciprocal_scale(hash, t->n)].link;
-	return stripe_link_can_send(link) && !stripe_link_left(link) ?
-	       link : NULL;
+	i = reciprocal_scale(hash, t->n);
+	for (tries = 0; tries < t->n; tries++) {
+		link = t->slot[i].link;
+		if (stripe_link_can_send(link) && !stripe_link_left(link))
+			return link;
+		if (++i == t->n)
+			i = 0;
+	}
+	return NULL;
 }
 
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)

@@ -26,6 +26,8 @@
 /* include/libnetlink.h */
 int addattr8(struct nlmsghdr *n, int maxlen, int type, __u8 data);
 int addattr32(struct nlmsghdr *n, int maxlen, int type, __u32 data);
+int addattr_l(struct nlmsghdr *n, int maxlen, int type,
+	      const void *data, int alen);
 
 /* The values the plugins pass; abi-check.c compares them with iproute2's */
 #define STRIPE_ABI_COLOR_NONE	6

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <arpa/inet.h>
 
 #include "stripe_plugin.h"
 
@@ -87,6 +88,9 @@ int stripe_parse_value(const struct stripe_opt *o, const char *arg,
 	case STRIPE_ARG_IFNAME:
 		snprintf(why, size, "not a number");
 		return -1;
+	case STRIPE_ARG_ADDR:
+		snprintf(why, size, "not a number");
+		return -1;
 	case STRIPE_ARG_ONOFF:
 		if (strcmp(arg, "on") == 0) {
 			*val = STRIPE_REORDER_ON;
@@ -127,6 +131,33 @@ int stripe_parse_value(const struct stripe_opt *o, const char *arg,
 		snprintf(why, size, "must be %u..%u%s", o->min, o->max,
 			 o->arg == STRIPE_ARG_TIME ? " us" : "");
 	return -1;
+}
+
+int stripe_parse_addr(const struct stripe_opt *o, const char *arg,
+		      struct stripe_addr_val *v, char *why, size_t size)
+{
+	memset(v, 0, sizeof(*v));
+	if (strcmp(arg, "none") == 0) {
+		v->n = 2;
+		v->a[0].attr = o->attr;
+		v->a[0].len = 4;
+		v->a[1].attr = o->attr6;
+		v->a[1].len = 16;
+		return 0;
+	}
+	v->n = 1;
+	if (inet_pton(AF_INET, arg, v->a[0].data) == 1) {
+		v->a[0].attr = o->attr;
+		v->a[0].len = 4;
+	} else if (inet_pton(AF_INET6, arg, v->a[0].data) == 1) {
+		v->a[0].attr = o->attr6;
+		v->a[0].len = 16;
+	} else {
+		snprintf(why, size,
+			 "expected an IPv4 or IPv6 address, or \"none\"");
+		return -1;
+	}
+	return 0;
 }
 
 bool stripe_attr_u8(const struct rtattr *rta, __u8 *val)
@@ -175,11 +206,3 @@ bool stripe_attr_str(const struct rtattr *rta, char *buf, size_t size)
 	return true;
 }
 
-const struct stripe_flag_name stripe_link_flag_names[] = {
-	{ STRIPE_LINK_F_UP,	 "up" },
-	{ STRIPE_LINK_F_CARRIER, "carrier" },
-	{ STRIPE_LINK_F_ACTIVE,	 "active" },
-	{ STRIPE_LINK_F_SILENT,	 "silent" },
-	{ STRIPE_LINK_F_LOST,	 "lost" },
-};
-const size_t stripe_link_nflags = STRIPE_ARRAY_SIZE(stripe_link_flag_names);

@@ -15,6 +15,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/stripe.h>
 
+#include "../include/stripe_stats_names.h"
+
 #define STRIPE_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum stripe_arg {
@@ -23,6 +25,7 @@ enum stripe_arg {
 	STRIPE_ARG_TIME,	/* microseconds, with a unit: 500us, 5ms, 1s */
 	STRIPE_ARG_ONOFF,	/* u8: STRIPE_REORDER_ON (1) or _OFF (0) */
 	STRIPE_ARG_WEIGHT,	/* "auto" (0) or a number in min..max */
+	STRIPE_ARG_ADDR,	/* IPv4 (attr) or IPv6 (attr6); "none": both 0 */
 };
 
 struct stripe_opt {
@@ -30,10 +33,13 @@ struct stripe_opt {
 	int attr;
 	enum stripe_arg arg;
 	__u32 min, max;
+	int attr6;		/* STRIPE_ARG_ADDR: the IPv6 attribute */
 };
 
 #define STRIPE_OPT(_name, _attr, _arg, _min, _max) \
 	{ .name = _name, .attr = _attr, .arg = _arg, .min = _min, .max = _max }
+#define STRIPE_OPT_ADDR(_name, _attr, _attr6) \
+	{ .name = _name, .attr = _attr, .arg = STRIPE_ARG_ADDR, .attr6 = _attr6 }
 
 /*
  * The master-wide options, with the ranges the kernel accepts
@@ -52,10 +58,17 @@ struct stripe_opt {
 		   1, STRIPE_LIMIT_MAX),				\
 	STRIPE_OPT("buffer-limit", P##_STRIPE_BUFFER_LIMIT, STRIPE_ARG_U32,   \
 		   1, STRIPE_LIMIT_MAX),				\
+	STRIPE_OPT("memory-limit", P##_STRIPE_MEMORY_LIMIT, STRIPE_ARG_U32,   \
+		   STRIPE_MEMORY_LIMIT_MIN, STRIPE_MEMORY_LIMIT_MAX),	\
 	STRIPE_OPT("stripe-min",   P##_STRIPE_STRIPE_MIN,   STRIPE_ARG_U32,   \
 		   0, UINT32_MAX),					\
 	STRIPE_OPT("hold-auto",	   P##_STRIPE_HOLD_AUTO,    STRIPE_ARG_ONOFF, \
-		   0, 1)
+		   0, 1),						\
+	STRIPE_OPT_ADDR("probe-target", P##_STRIPE_PROBE_TARGET,		\
+			P##_STRIPE_PROBE_TARGET6),			\
+	STRIPE_OPT("probe-interval", P##_STRIPE_PROBE_INTERVAL_US,		\
+		   STRIPE_ARG_TIME, STRIPE_PROBE_INTERVAL_US_MIN,	\
+		   STRIPE_PROBE_INTERVAL_US_MAX)
 
 /* The option called @name in @opts, or NULL */
 const struct stripe_opt *stripe_find_opt(const struct stripe_opt *opts,
@@ -80,6 +93,22 @@ int stripe_parse_value(const struct stripe_opt *o, const char *arg,
 		       char *(*sprint_time)(__u32 us, char *buf));
 
 /*
+ * The value of an address option (STRIPE_ARG_ADDR): the attributes to
+ * send, one for an address, both (zero) for "none".  0, or -1 after
+ * writing why into @why.
+ */
+struct stripe_addr_val {
+	unsigned int n;
+	struct {
+		int attr;
+		unsigned int len;	/* 4 or 16 */
+		__u8 data[16];
+	} a[2];
+};
+int stripe_parse_addr(const struct stripe_opt *o, const char *arg,
+		      struct stripe_addr_val *v, char *why, size_t size);
+
+/*
  * Attribute readers: each checks the payload length first, so a short or
  * truncated attribute reads as absent instead of past the buffer.
  */
@@ -91,12 +120,4 @@ bool stripe_attr_u64(const struct rtattr *rta, __u64 *val);
 bool stripe_attr_str(const struct rtattr *rta, char *buf, size_t size);
 
 /* STRIPE_LINK_F_* and their names, lowest bit first */
-struct stripe_flag_name {
-	__u32 bit;
-	const char *name;
-};
-
-extern const struct stripe_flag_name stripe_link_flag_names[];
-extern const size_t stripe_link_nflags;
-
 #endif /* _STRIPE_PLUGIN_H */

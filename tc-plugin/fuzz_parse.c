@@ -312,7 +312,9 @@ static void check_options(struct nlmsghdr *n, size_t off)
 		__u32 v;
 
 		for (i = 0; i < ARRAY_SIZE(stripe_opts); i++)
-			if (stripe_opts[i].attr == rta->rta_type)
+			if (stripe_opts[i].attr == rta->rta_type ||
+			    (stripe_opts[i].arg == STRIPE_ARG_ADDR &&
+			     stripe_opts[i].attr6 == rta->rta_type))
 				o = &stripe_opts[i];
 		if (!o)
 			fuzz_bug("attribute of an unknown type");
@@ -328,6 +330,11 @@ static void check_options(struct nlmsghdr *n, size_t off)
 			if (RTA_PAYLOAD(rta) != 1 ||
 			    *(__u8 *)RTA_DATA(rta) > STRIPE_REORDER_MAX)
 				fuzz_bug("reorder: not a u8 off/on");
+			break;
+		case STRIPE_ARG_ADDR:
+			if (RTA_PAYLOAD(rta) !=
+			    (rta->rta_type == o->attr6 ? 16U : 4U))
+				fuzz_bug("an address of the wrong size for its family");
 			break;
 		default:
 			if (RTA_PAYLOAD(rta) != 4)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <linux/if.h>
 #include <linux/stripe.h>
 
@@ -28,6 +29,7 @@
 /* tb's attribute and its key, for the print helpers below */
 #define STRIPE_MSTAT(a)	tb[TCA_STRIPE_MSTAT_##a], STRIPE_MSTAT_KEY(a)
 #define STRIPE_LSTAT(a)	tb[TCA_STRIPE_LSTAT_##a], STRIPE_LSTAT_KEY(a)
+#define STRIPE_PSTAT(a)	tb[TCA_STRIPE_PSTAT_##a], STRIPE_PSTAT_KEY(a)
 
 #define __maybe_unused	__attribute__((unused))
 #define ARRAY_SIZE(a)	STRIPE_ARRAY_SIZE(a)
@@ -42,8 +44,10 @@ static void explain(void)
 		"       ... stripe [ reorder on|off ] [ quantum BYTES ]\n"
 		"                  [ hold-max TIME ] [ flow-limit PACKETS ]\n"
 		"                  [ buffer-limit PACKETS ]"
-		" [ stripe-min BYTES ]\n"
-		"                  [ hold-auto on|off ]\n"
+		" [ memory-limit BYTES ]\n"
+		"                  [ stripe-min BYTES ]"
+		" [ hold-auto on|off ]\n"
+		"                  [ probe-target ADDR|none ] [ probe-interval TIME ]\n"
 		"\n"
 		"On a link (any device but a stripe master):\n"
 		"  master NAME          master to join (required to join)\n"
@@ -59,10 +63,18 @@ static void explain(void)
 		"                       (us, ms or s; a plain number is us)\n"
 		"  flow-limit PACKETS   packets held per flow, 1..%u\n"
 		"  buffer-limit PACKETS packets held in all, 1..%u\n"
+		"  memory-limit BYTES   memory (truesize) held in all, %u..%u\n"
+		"                       (64 MiB)\n"
 		"  stripe-min BYTES     bytes a flow sends before striping\n"
-		"  hold-auto on|off     on: hold bound = hold-max + 2 x skew\n",
+		"  hold-auto on|off     on: hold bound = hold-max + 2 x skew\n"
+		"  probe-target ADDR|none  reorder off: ARP (IPv4) or neighbour\n"
+		"                       solicitation (IPv6) for ADDR on each link;\n"
+		"                       a link with no reply for %u intervals leaves\n"
+		"  probe-interval TIME  time between probes, 10ms..60s (100ms)\n",
 		STRIPE_WEIGHT_MAX, STRIPE_LIMIT_MAX, STRIPE_QUANTUM_MIN,
-		STRIPE_QUANTUM_MAX, STRIPE_LIMIT_MAX, STRIPE_LIMIT_MAX);
+		STRIPE_QUANTUM_MAX, STRIPE_LIMIT_MAX, STRIPE_LIMIT_MAX,
+		STRIPE_MEMORY_LIMIT_MIN, STRIPE_MEMORY_LIMIT_MAX,
+		STRIPE_PROBE_MISSED);
 }
 
 /*
@@ -117,6 +129,18 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 		}
 		return addattr_l(n, STRIPE_NL_MAXLEN, o->attr, arg,
 				 strlen(arg) + 1);
+	}
+	if (o->arg == STRIPE_ARG_ADDR) {
+		struct stripe_addr_val v;
+		unsigned int i;
+
+		if (stripe_parse_addr(o, arg, &v, why, sizeof(why)))
+			return stripe_invalid(o, arg, why);
+		for (i = 0; i < v.n; i++)
+			if (addattr_l(n, STRIPE_NL_MAXLEN, v.a[i].attr,
+				      v.a[i].data, v.a[i].len))
+				return -1;
+		return 0;
 	}
 	if (stripe_parse_value(o, arg, &val, why, sizeof(why), sprint_time))
 		return stripe_invalid(o, arg, why);
@@ -181,6 +205,32 @@ static void stripe_print_u32_opt(struct rtattr *rta, const char *key,
 		print_uint(PRINT_ANY, key, fmt, val);
 }
 
+/* probe-target (IPv4, IPv6 or both), and the interval if one is set */
+static void stripe_print_probe(struct rtattr **tb)
+{
+	char buf[INET6_ADDRSTRLEN > TC_SPRINT_BSIZE ?
+		 INET6_ADDRSTRLEN : TC_SPRINT_BSIZE];
+	struct rtattr *a6 = tb[TCA_STRIPE_PROBE_TARGET6];
+	bool any = false;
+	__u32 val;
+
+	if (stripe_attr_u32(tb[TCA_STRIPE_PROBE_TARGET], &val) && val) {
+		print_string(PRINT_ANY, "probe_target", "probe-target %s ",
+			     inet_ntop(AF_INET, &val, buf, sizeof(buf)));
+		any = true;
+	}
+	if (a6 && RTA_PAYLOAD(a6) == 16) {
+		print_string(PRINT_ANY, "probe_target6", "probe-target %s ",
+			     inet_ntop(AF_INET6, RTA_DATA(a6), buf, sizeof(buf)));
+		any = true;
+	}
+	if (any && stripe_attr_u32(tb[TCA_STRIPE_PROBE_INTERVAL_US], &val)) {
+		print_uint(PRINT_JSON, "probe_interval_us", NULL, val);
+		print_string(PRINT_FP, NULL, "probe-interval %s ",
+			     sprint_time(val, buf));
+	}
+}
+
 static int stripe_print_opt(struct qdisc_util *qu __maybe_unused,
 			    FILE *f __maybe_unused, struct rtattr *opt)
 {
@@ -217,10 +267,13 @@ static int stripe_print_opt(struct qdisc_util *qu __maybe_unused,
 			     "flow-limit %up ");
 	stripe_print_u32_opt(tb[TCA_STRIPE_BUFFER_LIMIT], "buffer_limit",
 			     "buffer-limit %up ");
+	stripe_print_u32_opt(tb[TCA_STRIPE_MEMORY_LIMIT], "memory_limit",
+			     "memory-limit %u ");
 	stripe_print_u32_opt(tb[TCA_STRIPE_STRIPE_MIN], "stripe_min",
 			     "stripe-min %u ");
 	if (stripe_attr_u8(tb[TCA_STRIPE_HOLD_AUTO], &mode))
 		print_on_off(PRINT_ANY, "hold_auto", "hold-auto %s ", mode);
+	stripe_print_probe(tb);
 	return 0;
 }
 
@@ -244,7 +297,7 @@ static void stripe_print_link_flags(struct rtattr *rta)
 
 	print_string(PRINT_FP, NULL, "%s", " flags ");
 	open_json_array(PRINT_JSON, STRIPE_LSTAT_KEY(FLAGS));
-	for (i = 0; i < stripe_link_nflags; i++) {
+	for (i = 0; i < STRIPE_LINK_NFLAGS; i++) {
 		if (!(flags & stripe_link_flag_names[i].bit))
 			continue;
 		print_string(PRINT_ANY, NULL, first ? "%s" : ",%s",
@@ -271,7 +324,7 @@ static void stripe_print_markers(struct rtattr *tx, struct rtattr *rx)
 			      " rx %" PRIu64);
 }
 
-/* " feedback tx N rx N other N", if the kernel sends the counters */
+/* " feedback tx N rx N other N unsent N", if the kernel sends the counters */
 static void stripe_print_feedback(struct rtattr **tb)
 {
 	if (!tb[TCA_STRIPE_MSTAT_TX_FEEDBACK] &&
@@ -282,6 +335,8 @@ static void stripe_print_feedback(struct rtattr **tb)
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_FEEDBACK), " rx %" PRIu64);
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_FEEDBACK_OTHER),
 			      " other %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_FEEDBACK_UNSENT),
+			      " unsent %" PRIu64);
 }
 
 /*
@@ -398,9 +453,53 @@ static void stripe_print_link(struct rtattr *link)
 	stripe_print_u32_opt(STRIPE_LSTAT(LEFT_AFTER_MS), " after %ums");
 	stripe_print_pace(tb[TCA_STRIPE_LSTAT_PACE]);
 	stripe_print_u32_opt(STRIPE_LSTAT(QUEUE_US), " queue %uus");
+	stripe_print_u64_stat(STRIPE_LSTAT(FRAMES_LOST), " frames_lost %" PRIu64);
 	/* Absent until the receiver has measured it */
 	stripe_print_u32_opt(STRIPE_LSTAT(RX_SKEW_US), " skew %uus");
 	close_json_object();
+}
+
+/* One text line per peer the receiver hears; in JSON one object of the
+ * "peers" array
+ */
+static void stripe_print_peer(struct rtattr *peer)
+{
+	struct rtattr *tb[TCA_STRIPE_PSTAT_MAX + 1];
+
+	stripe_parse_nested(tb, TCA_STRIPE_PSTAT_MAX, peer);
+
+	print_nl();
+	open_json_object(NULL);
+	print_string(PRINT_FP, NULL, "%s", "  peer");
+	stripe_print_u32_opt(STRIPE_PSTAT(ID), " 0x%08x");
+	stripe_print_u32_opt(STRIPE_PSTAT(AGE_MS), " heard %ums ago");
+	stripe_print_u32_opt(STRIPE_PSTAT(LINKS), " links %u");
+	stripe_print_u32_opt(STRIPE_PSTAT(SILENT), " silent %u");
+	stripe_print_u32_opt(STRIPE_PSTAT(SKEW_US), " skew %uus");
+	stripe_print_u64_stat(STRIPE_PSTAT(FRAMES), " frames %" PRIu64);
+	stripe_print_u64_stat(STRIPE_PSTAT(HELD), " held %" PRIu64);
+	stripe_print_u64_stat(STRIPE_PSTAT(LOST_LINK), " lost_link %" PRIu64);
+	stripe_print_u64_stat(STRIPE_PSTAT(LOST_TIMEOUT),
+			      " lost_timeout %" PRIu64);
+	stripe_print_u64_stat(STRIPE_PSTAT(LATE), " late %" PRIu64);
+	close_json_object();
+}
+
+/* The entries of type @type in the nest @list, as the JSON array @key */
+static void stripe_print_list(struct rtattr *list, int type, const char *key,
+			      void (*print)(struct rtattr *))
+{
+	struct rtattr *rta;
+	int len;
+
+	open_json_array(PRINT_JSON, key);
+	len = RTA_PAYLOAD(list);
+	for (rta = RTA_DATA(list); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len)) {
+		if ((rta->rta_type & ~NLA_F_NESTED) == type)
+			print(rta);
+	}
+	close_json_array(PRINT_JSON, NULL);
 }
 
 static void stripe_print_master(struct rtattr *master, __u8 role)
@@ -438,6 +537,7 @@ static void stripe_print_master(struct rtattr *master, __u8 role)
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_HELD), " held %" PRIu64 " pkts");
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_HELD_BYTES),
 			      " %" PRIu64 " bytes");
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_HELD_MEM), " mem %" PRIu64);
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_HOLD_MAX_US),
 			      " hold_max %" PRIu64 "us");
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_LOST_LINK),
@@ -463,10 +563,8 @@ static int stripe_print_xstats(struct qdisc_util *qu __maybe_unused,
 			       FILE *f __maybe_unused, struct rtattr *xstats)
 {
 	struct rtattr *tb[TCA_STRIPE_XSTATS_MAX + 1];
-	struct rtattr *links, *rta;
 	__u8 role = STRIPE_ROLE_MASTER;
 	bool have_role;
-	int len;
 
 	if (!xstats)
 		return 0;
@@ -481,18 +579,14 @@ static int stripe_print_xstats(struct qdisc_util *qu __maybe_unused,
 	if (tb[TCA_STRIPE_XSTATS_MASTER])
 		stripe_print_master(tb[TCA_STRIPE_XSTATS_MASTER], role);
 
-	links = tb[TCA_STRIPE_XSTATS_LINKS];
-	if (!links)
-		return 0;
-
-	open_json_array(PRINT_JSON, "links");
-	len = RTA_PAYLOAD(links);
-	for (rta = RTA_DATA(links); RTA_OK(rta, len);
-	     rta = RTA_NEXT(rta, len)) {
-		if ((rta->rta_type & ~NLA_F_NESTED) == TCA_STRIPE_XSTATS_LINK)
-			stripe_print_link(rta);
-	}
-	close_json_array(PRINT_JSON, NULL);
+	if (tb[TCA_STRIPE_XSTATS_LINKS])
+		stripe_print_list(tb[TCA_STRIPE_XSTATS_LINKS],
+				  TCA_STRIPE_XSTATS_LINK, "links",
+				  stripe_print_link);
+	if (tb[TCA_STRIPE_XSTATS_PEERS])
+		stripe_print_list(tb[TCA_STRIPE_XSTATS_PEERS],
+				  TCA_STRIPE_XSTATS_PEER, "peers",
+				  stripe_print_peer);
 	return 0;
 }
 

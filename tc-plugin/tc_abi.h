@@ -44,9 +44,7 @@ struct qdisc_util {
 #undef qdisc_util
 #endif
 
-/* include/libnetlink.h (addattr8, addattr32: iproute2_abi.h) */
-int addattr_l(struct nlmsghdr *n, int maxlen, int type,
-	      const void *data, int alen);
+/* include/libnetlink.h (addattr8, addattr32, addattr_l: iproute2_abi.h) */
 struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
 int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
 int parse_rtattr_flags(struct rtattr *tb[], int max, struct rtattr *rta,

@@ -77,6 +77,7 @@ cat >"$tmp/shim.c" <<'EOF'
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -93,6 +94,10 @@ static const char *const names[TCA_STRIPE_MAX + 1] = {
 	[TCA_STRIPE_BUFFER_LIMIT] = "buffer_limit",
 	[TCA_STRIPE_STRIPE_MIN] = "stripe_min",
 	[TCA_STRIPE_HOLD_AUTO] = "hold_auto",
+	[TCA_STRIPE_PROBE_TARGET] = "probe_target",
+	[TCA_STRIPE_PROBE_INTERVAL_US] = "probe_interval_us",
+	[TCA_STRIPE_PROBE_TARGET6] = "probe_target6",
+	[TCA_STRIPE_MEMORY_LIMIT] = "memory_limit",
 };
 
 static void decode_opt(FILE *f, struct rtattr *a)
@@ -113,8 +118,19 @@ static void decode_opt(FILE *f, struct rtattr *a)
 			fprintf(f, "%s=BADLEN%u\n", names[type], len);
 		else
 			fprintf(f, "%s=%u\n", names[type], p[0]);
+	} else if (type == TCA_STRIPE_PROBE_TARGET6) {
+		char buf[INET6_ADDRSTRLEN];
+
+		if (len != 16)
+			fprintf(f, "%s=BADLEN%u\n", names[type], len);
+		else
+			fprintf(f, "%s=%s\n", names[type],
+				inet_ntop(AF_INET6, p, buf, sizeof(buf)));
 	} else if (len != 4) {
 		fprintf(f, "%s=BADLEN%u\n", names[type], len);
+	} else if (type == TCA_STRIPE_PROBE_TARGET) {
+		fprintf(f, "%s=%u.%u.%u.%u\n", names[type], p[0], p[1], p[2],
+			p[3]);
 	} else {
 		memcpy(&v32, p, 4);
 		fprintf(f, "%s=%u\n", names[type], v32);
@@ -308,7 +324,7 @@ static void master_dump(void)
 	struct gnet_stats_basic basic = { .bytes = 5000000000ULL,
 					  .packets = 1000 };
 	struct gnet_stats_queue queue = { .drops = 4 };
-	struct rtattr *o, *s, *app, *m, *ls;
+	struct rtattr *o, *s, *app, *m, *ls, *ps, *p;
 
 	begin(0x80010000);
 	o = nest(TCA_OPTIONS);
@@ -317,6 +333,7 @@ static void master_dump(void)
 	put_u32(TCA_STRIPE_HOLD_MAX_US, 10000);
 	put_u32(TCA_STRIPE_FLOW_LIMIT, 100);
 	put_u32(TCA_STRIPE_BUFFER_LIMIT, 1000);
+	put_u32(TCA_STRIPE_MEMORY_LIMIT, 1048576);
 	put_u32(TCA_STRIPE_STRIPE_MIN, 0);
 	put_u8(TCA_STRIPE_HOLD_AUTO, 1);
 	put_u32(TCA_STRIPE_MAX + 5, 7);		/* from a newer kernel */
@@ -340,6 +357,7 @@ static void master_dump(void)
 	put_u64(TCA_STRIPE_MSTAT_RX_RESEQUENCED, 90);
 	put_u64(TCA_STRIPE_MSTAT_RX_HELD, 2);
 	put_u64(TCA_STRIPE_MSTAT_RX_HELD_BYTES, 3000);
+	put_u64(TCA_STRIPE_MSTAT_RX_HELD_MEM, 8192);
 	put_u64(TCA_STRIPE_MSTAT_RX_HOLD_MAX_US, 4000);
 	put_u64(TCA_STRIPE_MSTAT_RX_LOST_LINK, 1);
 	put_u64(TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT, 2);
@@ -360,6 +378,22 @@ static void master_dump(void)
 	put_u32(TCA_STRIPE_XSTATS_MAX + 3, 1);	/* not a LINK: skipped */
 	link_stats(4, "eth3", 1, STRIPE_LINK_F_UP, 200, 0);
 	end(ls);
+	ps = nest(TCA_STRIPE_XSTATS_PEERS);
+	p = nest(TCA_STRIPE_XSTATS_PEER);
+	put_u32(TCA_STRIPE_PSTAT_ID, 0x01020304);
+	put_u32(TCA_STRIPE_PSTAT_AGE_MS, 3);
+	put_u32(TCA_STRIPE_PSTAT_LINKS, 2);
+	put_u32(TCA_STRIPE_PSTAT_SILENT, 1);
+	put_u32(TCA_STRIPE_PSTAT_SKEW_US, 250);
+	put_u64(TCA_STRIPE_PSTAT_FRAMES, 500);	/* PSTAT_PAD == MSTAT_PAD */
+	put_u64(TCA_STRIPE_PSTAT_HELD, 2);
+	put_u64(TCA_STRIPE_PSTAT_LOST_LINK, 1);
+	put_u64(TCA_STRIPE_PSTAT_LOST_TIMEOUT, 2);
+	put_u64(TCA_STRIPE_PSTAT_LATE, 4);
+	put_u32(TCA_STRIPE_PSTAT_MAX + 10, 42);	/* from a newer kernel */
+	end(p);
+	put_u32(TCA_STRIPE_XSTATS_MAX + 3, 1);	/* not a PEER: skipped */
+	end(ps);
 	put_u32(TCA_STRIPE_XSTATS_MAX + 1, 9);	/* from a newer kernel */
 	end(app);
 	end(s);
@@ -549,7 +583,8 @@ tc_add help
 missing=
 for word in "Usage:" "master NAME" "weight N" "limit PACKETS" \
 	    "reorder on|off" "quantum BYTES" "hold-max TIME" \
-	    "flow-limit PACKETS" "buffer-limit PACKETS" "stripe-min BYTES"; do
+	    "flow-limit PACKETS" "buffer-limit PACKETS" "memory-limit BYTES" \
+	    "stripe-min BYTES"; do
 	grep -qF -- "$word" "$tmp/err" || missing="$missing [$word]"
 done
 if [ $rc -ne 0 ] && [ -z "$missing" ] && [ ! -e "$tmp/sent" ]; then
@@ -595,6 +630,11 @@ expect_fail "quantum below the minimum" \
 	'invalid quantum "255": must be 256..1048576' quantum 255
 expect_fail "quantum above the maximum" \
 	'invalid quantum "1048577": must be 256..1048576' quantum 1048577
+expect_fail "probe-target not an address" \
+	'invalid probe-target "10.0.0": expected an IPv4 or IPv6 address' \
+	probe-target 10.0.0
+expect_fail "probe-interval below 10 ms" \
+	'invalid probe-interval "9ms": must be 10ms..60s' probe-interval 9ms
 expect_fail "hold-max with an unknown unit" \
 	'invalid hold-max "5parsecs": expected a time' hold-max 5parsecs
 expect_fail "negative hold-max" 'invalid hold-max "-1ms": expected a time' \
@@ -622,6 +662,12 @@ expect_fail "buffer-limit 0" 'invalid buffer-limit "0": must be 1..1048576' \
 expect_fail "buffer-limit above 2^20" \
 	'invalid buffer-limit "1048577": must be 1..1048576' \
 	buffer-limit 1048577
+expect_fail "memory-limit below 64 KiB" \
+	'invalid memory-limit "65535": must be 65536..2147483648' \
+	memory-limit 65535
+expect_fail "memory-limit above 2 GiB" \
+	'invalid memory-limit "2147483649": must be 65536..2147483648' \
+	memory-limit 2147483649
 expect_fail "limit out of u32" \
 	'invalid limit "4294967296": expected a number' limit 4294967296
 expect_fail "master name too long" \
@@ -676,8 +722,15 @@ expect_sent "limit bounds" "$(printf 'limit=1\nlimit=1048576')" \
 expect_sent "flow-limit and buffer-limit bounds" \
 	"$(printf 'flow_limit=1\nflow_limit=1048576\nbuffer_limit=1\nbuffer_limit=1048576')" \
 	flow-limit 1 flow-limit 1048576 buffer-limit 1 buffer-limit 1048576
+expect_sent "memory-limit bounds" \
+	"$(printf 'memory_limit=65536\nmemory_limit=2147483648')" \
+	memory-limit 65536 memory-limit 2147483648
 expect_sent "stripe-min 0 (the kernel accepts any value)" "stripe_min=0" \
 	stripe-min 0
+expect_sent "probe-target and probe-interval" \
+	"$(printf 'probe_target=192.0.2.1\nprobe_interval_us=10000\nprobe_interval_us=60000000\nprobe_target6=2001:db8::1\nprobe_target=0.0.0.0\nprobe_target6=::')" \
+	probe-target 192.0.2.1 probe-interval 10ms probe-interval 60s \
+	probe-target 2001:db8::1 probe-target none
 expect_sent "no options as an empty nest" ""
 
 # --- 4. printing options and statistics ---------------------------------
@@ -699,17 +752,19 @@ expect_line()
 }
 
 expect_line "master options" \
-	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100p buffer-limit 1000p stripe-min 0 hold-auto on *$'
+	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100p buffer-limit 1000p memory-limit 1048576 stripe-min 0 hold-auto on *$'
 expect_line "master totals, sender id, markers" \
 	'^  master stripe0 links 2 active 1 sender 0x0a0b0c0d tx 1000 pkts 5000000000 bytes busy 3 drops 4 rx 900 pkts 60000 bytes markers tx 11 rx 12$'
 expect_line "resequencer, with the senders" \
-	'^  resequencer in_order 800 resequenced 90 held 2 pkts 3000 bytes hold_max 4000us lost_link 1 lost_timeout 2 lost_limit 3 late 4 malformed 5 no_state 6 senders 2 hold_bound 7000us$'
+	'^  resequencer in_order 800 resequenced 90 held 2 pkts 3000 bytes mem 8192 hold_max 4000us lost_link 1 lost_timeout 2 lost_limit 3 late 4 malformed 5 no_state 6 senders 2 hold_bound 7000us$'
 expect_line "hold-time histogram, every bucket" \
 	'^  hold-us <16:100 <64:101 <256:102 <1024:103 <4096:104 <16384:105 <65536:106 >=65536:107$'
 expect_line "first link, markers and skew" \
 	'^  link eth2 weight 10 flags up,carrier,active tx 101 pkts 102 bytes busy 103 drops 104 neigh_fail 105 rx 106 pkts 107 bytes markers tx 108 skew 250us$'
 expect_line "second link, skew not measured yet" \
 	'^  link eth3 weight 1 flags up tx 201 pkts 202 bytes busy 203 drops 204 neigh_fail 205 rx 206 pkts 207 bytes markers tx 208$'
+expect_line "a peer the receiver hears" \
+	'^  peer 0x01020304 heard 3ms ago links 2 silent 1 skew 250us frames 500 held 2 lost_link 1 lost_timeout 2 late 4$'
 expect_line "link options" \
 	'qdisc stripe 8002: .*master stripe0 weight 5 limit 1000p *$'
 expect_line "link role names its master" '^  member of stripe0$'
@@ -760,7 +815,7 @@ check_json()
 			"only $results of $min results"
 }
 
-check_json "$tmp/dump" 9 <<'EOF'
+check_json "$tmp/dump" 10 <<'EOF'
 import json, sys
 
 try:
@@ -779,15 +834,15 @@ hist = [{"ge_us": lo, "lt_us": hi, "packets": 100 + k}
 hist.append({"ge_us": 65536, "packets": 107})
 master = m.get("master", {})
 reseq = ("rx_in_order", "rx_resequenced", "rx_held", "rx_held_bytes",
-         "rx_hold_max_us", "rx_lost_link", "rx_lost_timeout",
+         "rx_held_mem", "rx_hold_max_us", "rx_lost_link", "rx_lost_timeout",
          "rx_lost_limit", "rx_late", "rx_malformed", "rx_no_state",
          "rx_senders", "rx_hold_us", "rx_hold_hist")
 links = m.get("links", [])
 checks = [
     ("master options", m.get("options") == {
         "reorder": True, "quantum": 3000, "hold_max_us": 10000,
-        "flow_limit": 100, "buffer_limit": 1000, "stripe_min": 0,
-        "hold_auto": True}),
+        "flow_limit": 100, "buffer_limit": 1000, "memory_limit": 1048576,
+        "stripe_min": 0, "hold_auto": True}),
     ("master role", m.get("role") == "master"),
     ("master totals, sender id, markers", {
         k: v for k, v in master.items() if k not in reseq} == {
@@ -799,7 +854,8 @@ checks = [
     ("master resequencer, with the senders", {
         k: master.get(k) for k in reseq[:-1]} == {
         "rx_in_order": 800, "rx_resequenced": 90, "rx_held": 2,
-        "rx_held_bytes": 3000, "rx_hold_max_us": 4000, "rx_lost_link": 1,
+        "rx_held_bytes": 3000, "rx_held_mem": 8192,
+        "rx_hold_max_us": 4000, "rx_lost_link": 1,
         "rx_lost_timeout": 2, "rx_lost_limit": 3, "rx_late": 4,
         "rx_malformed": 5, "rx_no_state": 6, "rx_senders": 2,
         "rx_hold_us": 7000}),
@@ -809,6 +865,10 @@ checks = [
         links[0] == link0 and links[1].get("name") == "eth3" and
         links[1].get("flags") == ["up"] and
         links[1].get("tx_markers") == 208),
+    ("peers array", m.get("peers") == [{
+        "id": 0x01020304, "age_ms": 3, "links": 2, "silent": 1,
+        "skew_us": 250, "frames": 500, "held": 2, "lost_link": 1,
+        "lost_timeout": 2, "late": 4}]),
     ("skew not measured: no rx_skew_us key",
         len(links) == 2 and "rx_skew_us" not in links[1]),
     ("link options", l.get("options") == {
@@ -934,8 +994,8 @@ else
 fi
 
 # --- 6. one spelling of the statistics (issue 15) -----------------------
-# include/stripe_stats_names.h names every TCA_STRIPE_[ML]STAT_ attribute;
-# tc -j prints no other key for a master or a link; tc-stripe.8 documents
+# include/stripe_stats_names.h names every TCA_STRIPE_[MLP]STAT_ attribute;
+# tc -j prints no other key for a master, a link or a peer; tc-stripe.8 documents
 # every key tc -j prints.
 STRIPE_SHIM_JSON=1 LD_PRELOAD=$tmp/shim.so \
 	"$TC" -s -j monitor file "$tmp/dump" >"$tmp/json" 2>/dev/null
@@ -947,7 +1007,7 @@ names = open(top + "/include/stripe_stats_names.h").read()
 man = open(top + "/Documentation/tc-stripe.8").read().replace("\\", "")
 bad = []
 table = {}
-for kind in "ML":
+for kind in "MLP":
     enum = uapi[uapi.index("TCA_STRIPE_%sSTAT_UNSPEC" % kind):]
     enum = enum[:enum.index("__TCA_STRIPE_%sSTAT_MAX" % kind)]
     attrs = [a for a in re.findall(r"TCA_STRIPE_%sSTAT_(\w+)," % kind, enum)
@@ -957,11 +1017,14 @@ for kind in "ML":
     table[kind] = set(got.values())
     bad += ["%sSTAT_%s has no name" % (kind, a) for a in attrs if a not in got]
 m = json.load(open(dump))[0]
-keys = set(m["master"]) | set(k for l in m["links"] for k in l)
+keys = set(m["master"]) | set(k for l in m["links"] for k in l) | \
+    set(k for p in m["peers"] for k in p)
 bad += ["tc -j master key %s not in the table" % k
         for k in m["master"] if k not in table["M"]]
 bad += ["tc -j link key %s not in the table" % k
         for l in m["links"] for k in l if k not in table["L"]]
+bad += ["tc -j peer key %s not in the table" % k
+        for p in m["peers"] for k in p if k not in table["P"]]
 bad += ["tc -j key %s not in tc-stripe.8" % k for k in sorted(keys)
         if not re.search(r"\b%s\b" % k, man)]
 print("; ".join(bad))

@@ -28,11 +28,21 @@ has() {	# has NS DEV TEXT -- the details of DEV contain TEXT
 check "ip link add with options" \
 	gw link add stripe0 type stripe reorder on hold-max 10ms quantum 3000
 check "ip -d link shows them" \
-	has $GW stripe0 "reorder on hold-max 10000us hold-auto on quantum 3000 flow-limit 1024 buffer-limit 8192 stripe-min 0"
+	has $GW stripe0 "reorder on hold-max 10000us hold-auto on quantum 3000 flow-limit 1024 buffer-limit 8192 memory-limit 67108864 stripe-min 0"
 check "ip link set ... type stripe changes some, keeps the others" \
 	gw link set stripe0 type stripe hold-max 20ms flow-limit 64 reorder off
 check "... as ip -d link shows" \
 	has $GW stripe0 "reorder off hold-max 20000us hold-auto on quantum 3000 flow-limit 64"
+check "ip link sets memory-limit, and tc shows it" \
+	bash -c "ip -n $GW link set stripe0 type stripe memory-limit 1048576 &&
+		 ip -n $GW -d link show stripe0 | grep -q 'memory-limit 1048576 ' &&
+		 tc -n $GW qdisc add dev stripe0 root stripe &&
+		 tc -n $GW qdisc show dev stripe0 | grep -q 'memory-limit 1048576 ' &&
+		 tc -n $GW qdisc del dev stripe0 root &&
+		 ip -n $GW link set stripe0 type stripe memory-limit 67108864"
+check_fails "memory-limit below 64 KiB is refused by ip with its range" \
+	'invalid memory-limit "4096": must be 65536..2147483648' \
+	gw link set stripe0 type stripe memory-limit 4096
 check "tc sees the same options (one configuration)" \
 	bash -c "tc -n $GW qdisc add dev stripe0 root stripe &&
 		 tc -n $GW qdisc show dev stripe0 | grep -q 'quantum 3000' &&

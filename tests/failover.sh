@@ -107,7 +107,8 @@ check "cut link: the sender takes it back once healed" test "$healed_tx" -gt 0
 # it was lost again soon after a return: at debug-kernel speed, later)
 check_timing "cut link: ... at once (over 100 frames in the 3 s after: $healed_tx)" \
 	test "$healed_tx" -gt 100
-check "cut link: 4 s of 10 on five links keep most of the rate (>= 70 % of clean)" \
+# (a rate: on the debug kernel the CPU sets it, and recovery is slower)
+check_timing "cut link: 4 s of 10 on five links keep most of the rate (>= 70 % of clean)" \
 	at_least "$cut" "$clean" 70
 
 # --- link 5 down at the sender mid-stream -------------------------------------

@@ -35,8 +35,8 @@ import sys
 import time
 
 ETH_P_STRIPE = 0x88B5
-VERSION = 3
-HDR = "!BBHIHBBIII"	# version flags proto sender flow link reserved gseq fseq tstamp
+VERSION = 4
+HDR = "!BBHIHBBIII"	# version flags proto sender flow link lseq gseq fseq tstamp
 assert struct.calcsize(HDR) == 24
 
 
@@ -49,7 +49,10 @@ class Port:
     def __init__(self, ifname, mac):
         self.s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
         self.s.bind((ifname, 0))
-        src = self.s.getsockname()[4]
+        # A host of its own on the segment: a made-up, locally administered
+        # source address (the receiver keeps one sender per address on a
+        # link, and the interface's own is the real sender's)
+        src = bytes([0x02, 0x5E, 0xED]) + self.s.getsockname()[4][3:]
         dst = bytes.fromhex(mac.replace(":", ""))
         self.eth = dst + src + struct.pack("!H", ETH_P_STRIPE)
 

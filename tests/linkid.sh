@@ -28,8 +28,12 @@ tc -n $GW qdisc del dev g1 root
 tc -n $GW qdisc add dev g3 root stripe master stripe0
 check "traffic flows over the new link" \
 	ip netns exec $GW ping -c 20 -i 0.05 -W 2 10.9.0.2
+# As for b1: a hundred pings 10 ms apart, so that b3 carries a few of
+# them.  (On the debug kernel the 20 above put one frame on it, the first,
+# which waited for g3's neighbour entry: 4 to 16 ms of "skew".)
+ip netns exec $GW ping -q -c 100 -i 0.01 -W 1 10.9.0.2 >/dev/null
 skew=$(link_stat $BL b3 rx_skew_us)
-log "b3 skew once it carried frames: ${skew:-none} us"
+log "b3 skew once it carried frames: ${skew:-none} us (gw sent $(link_stat $GW g3 tx_packets) frames on g3)"
 check "b3's skew is its own (no added delay: under 1 ms)" \
 	test "${skew:-0}" -lt 1000
 tap_done

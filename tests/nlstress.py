@@ -43,11 +43,12 @@ TC_H_ROOT, TC_H_INGRESS = 0xFFFFFFFF, 0xFFFFFFF1
 # include/uapi/linux/stripe.h
 ATTRS = ["UNSPEC", "MASTER", "WEIGHT", "LIMIT", "QUANTUM", "REORDER",
          "HOLD_MAX_US", "FLOW_LIMIT", "BUFFER_LIMIT", "STRIPE_MIN",
-         "HOLD_AUTO"]
+         "HOLD_AUTO", "PROBE_TARGET", "PROBE_INTERVAL_US", "PROBE_TARGET6"]
 TCA_STRIPE_MAX = len(ATTRS) - 1
 MAXV = {"WEIGHT": 1000, "LIMIT": 1 << 20, "QUANTUM": 1 << 20, "REORDER": 1,
         "HOLD_MAX_US": 1000000, "FLOW_LIMIT": 1 << 20,
-        "BUFFER_LIMIT": 1 << 20, "STRIPE_MIN": 0xffffffff, "HOLD_AUTO": 1}
+        "BUFFER_LIMIT": 1 << 20, "STRIPE_MIN": 0xffffffff, "HOLD_AUTO": 1,
+        "PROBE_INTERVAL_US": 60000000}
 IFNAMSIZ = 16
 LENGTHS = [0, 1, 3, 4, 8, 17, IFNAMSIZ, 64]
 # STRIPE_NL_BADLEN=0: only well-sized payloads without NLA_F_NESTED for the

@@ -218,13 +218,18 @@ static void sp_side_text(FILE *f, const struct sp_side *s)
 			sp_fmt_bytes(s->sum.bytes, b, sizeof(b)));
 }
 
+/* "up" or "down", then the other flags set, by their one spelling */
 static void sp_flags_text(char *buf, size_t len, uint32_t fl)
 {
-	snprintf(buf, len, "%s%s%s%s%s", fl & STRIPE_LINK_F_UP ? "up" : "down",
-		 fl & STRIPE_LINK_F_CARRIER ? ",carrier" : "",
-		 fl & STRIPE_LINK_F_ACTIVE ? ",active" : "",
-		 fl & STRIPE_LINK_F_SILENT ? ",silent" : "",
-		 fl & STRIPE_LINK_F_LOST ? ",lost" : "");
+	int n = snprintf(buf, len, "%s", fl & STRIPE_LINK_F_UP ? "up" : "down");
+	size_t i;
+
+	for (i = 0; i < STRIPE_LINK_NFLAGS && n >= 0 && (size_t)n < len; i++) {
+		const struct stripe_flag_name *f = &stripe_link_flag_names[i];
+
+		if (f->bit != STRIPE_LINK_F_UP && (fl & f->bit))
+			n += snprintf(buf + n, len - n, ",%s", f->name);
+	}
 }
 
 /* Bucket k of the hold-time histogram: [lo, hi) us; false: no hi */
@@ -274,7 +279,7 @@ static void sp_stripe_text(FILE *f, const struct sp_side *s)
 	const struct sp_xstats *x = &s->stripe;
 	const struct sp_xlink *l;
 	uint64_t tx = 0, rx = 0;
-	char b[32], b2[32], fl[40];
+	char b[32], b2[32], fl[48];
 	bool skew = false;
 	unsigned int i;
 

@@ -16,7 +16,8 @@
  * counters and the results' clock start again when the omitted time ends.
  *
  * A hard deadline (omit + duration + SP_GRACE_S) ends the phase whatever
- * the peer does.
+ * the peer does. An early end (an error) still reads, for at most
+ * SP_DRAIN_MS, the TCP data the peer sent before it.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -36,6 +37,7 @@
 #define SP_FIN_WAIT_S	10	/* TCP sender: waiting for the last ACKs */
 #define SP_UDP_BUDGET	64	/* datagrams per stream per loop turn */
 #define SP_RECV_BUF	(256 * 1024)
+#define SP_DRAIN_MS	500	/* a test ended early: its data still in */
 
 volatile sig_atomic_t sp_interrupted;
 
@@ -737,6 +739,69 @@ static int sp_run_wait(struct sp_sess **ss, unsigned int n, int64_t wake)
 	return 0;
 }
 
+/* A test ended early (an error, often the other direction's: a reset
+ * stream) while TCP data was still coming to us. What the peer sent before
+ * is read and checked all the same, so garbage it wrote always counts as
+ * corrupt: until each stream's FIN, for at most SP_DRAIN_MS. Errors now
+ * are not the test's; its own error stays.
+ */
+static void sp_run_drain(struct sp_sess **ss, unsigned int n)
+{
+	bool dead[2][SP_MAX_STREAMS];	/* reading failed */
+	struct pollfd pfd[SP_NPOLL];
+	int tag[SP_NPOLL];
+	char err[sizeof(ss[0]->err)];
+	int64_t now = sp_now_ns();
+	int64_t end = now + SP_DRAIN_MS * SP_NSEC_PER_MSEC;
+	struct sp_stream *st;
+	struct sp_sess *s;
+	unsigned int i, j, k, np;
+	int r;
+
+	memset(dead, 0, sizeof(dead));
+	while (now < end && !sp_interrupted) {
+		np = 0;
+		for (k = 0; k < n; k++) {
+			s = ss[k];
+			if (s->udp || s->sender || s->finished || !s->buf)
+				continue;
+			for (i = 0; i < s->nstreams; i++) {
+				st = &s->st[i];
+				if (st->fd < 0 || st->eof || dead[k][i])
+					continue;
+				pfd[np].fd = st->fd;
+				pfd[np].events = POLLIN;
+				tag[np++] = (int)(k * SP_MAX_STREAMS + i);
+			}
+		}
+		if (!np)
+			break;
+		r = poll(pfd, np, (int)((end - now) / SP_NSEC_PER_MSEC) + 1);
+		if (r < 0 && errno != EINTR)
+			break;
+		now = sp_now_ns();
+		for (i = 0; r > 0 && i < np; i++) {
+			if (!pfd[i].revents)
+				continue;
+			k = (unsigned int)tag[i] / SP_MAX_STREAMS;
+			s = ss[k];
+			j = (unsigned int)tag[i] % SP_MAX_STREAMS;
+			st = &s->st[j];
+			memcpy(err, s->err, sizeof(err));
+			if (sp_tcp_recv(s, st, s->buf, SP_RECV_BUF, now)) {
+				memcpy(s->err, err, sizeof(err));
+				dead[k][j] = true;
+				continue;
+			}
+			if (st->eof) {
+				/* as in the loop: the final view, our FIN */
+				sp_tcp_info(st->fd, s->mptcp, &st->ti);
+				shutdown(st->fd, SHUT_WR);
+			}
+		}
+	}
+}
+
 /* A receiver's last partial interval, the results, the buffers. */
 static void sp_run_close(struct sp_sess *s)
 {
@@ -796,6 +861,8 @@ int sp_sess_run2(struct sp_sess *a, struct sp_sess *b)
 			break;
 		}
 	}
+	if (ret)
+		sp_run_drain(ss, n);
 out:
 	for (k = 0; k < n; k++)
 		sp_run_close(ss[k]);

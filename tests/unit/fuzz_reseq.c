@@ -28,6 +28,7 @@ static const struct stripe_reseq_cfg cfg = {
 	.silent_ns = 5000000,
 	.flow_limit = 6,
 	.buffer_limit = 20,
+	.memory_limit = 12 * 2000,
 };
 
 struct last {
@@ -45,14 +46,21 @@ static void fail(const char *what)
 
 static void check_held(const struct stripe_reseq *r)
 {
-	u64 held = 0;
+	u32 senders = 0;
+	u64 held = 0, mem = 0;
+	struct sk_buff *skb;
 	int i, b;
 
 	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
 		const struct stripe_rx_sender *s = r->senders[i];
 
+		if (!s != !test_bit(i, r->used))
+			fail("a place in use is not marked, or the reverse");
 		if (!s)
 			continue;
+		senders++;
+		if (s->slot != i || i >= (int)r->max_senders)
+			fail("a sender is not where it says");
 		for (b = 0; b < STRIPE_FLOW_BUCKETS; b++) {
 			u32 n = skb_queue_len(&s->flows[b].held);
 
@@ -61,12 +69,22 @@ static void check_held(const struct stripe_reseq *r)
 			if (n && !test_bit(b, s->pending))
 				fail("a flow holds frames but is not pending");
 			held += n;
+			skb_queue_walk(&s->flows[b].held, skb)
+				mem += skb->truesize;
 		}
 	}
+	if (senders != r->nr_senders)
+		fail("sender count differs from the places in use");
+	if (r->pool_n > STRIPE_RX_POOL)
+		fail("the pool holds more than its size");
 	if (held != r->held)
 		fail("held count differs from the frames queued");
 	if (r->held > cfg.buffer_limit)
 		fail("more held than buffer-limit");
+	if (mem != r->held_mem)
+		fail("held memory differs from the frames' truesize");
+	if (r->held_mem > cfg.memory_limit)
+		fail("more held than memory-limit");
 }
 
 /* Senders that left the table start again from scratch. */
@@ -180,6 +198,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	memset(last, 0, sizeof(last));
 	stripe_reseq_init(&r);
+	/* few places, so that new senders take others' */
+	r.max_senders = 6;
+	fill_pool(&r);
 	check_feedback_parse(data, size);
 	for (; size >= REC; data += REC, size -= REC) {
 		u64 late = r.stats.late, no_state = r.stats.no_state;
@@ -193,7 +214,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		if (data[2] & 1) {
 			stripe_reseq_tick(&r, &cfg, now);
 		} else if (data[2] & 2) {
-			check_feedback(&r, data[3] % STRIPE_RX_SENDERS, now);
+			check_feedback(&r, data[3] % (r.max_senders + 1), now);
 		} else if (!stripe_wire_parse(&h, sizeof(h), &wi) &&
 			   !(wi.flags & STRIPE_WIRE_F_FEEDBACK)) {
 			static const u8 macs[3][ETH_ALEN] = {
@@ -203,6 +224,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 				.ns = now, .owd_us = (s8)data[3] * 100,
 				.src = data[2] >> 6 ? macs[(data[2] >> 6) - 1]
 						    : NULL,
+				.group = data[2] & 8,	/* multicast */
 			};
 			u64 tag = (u64)wi.sender << 40 | (u64)wi.flow << 32 |
 				  wi.fseq;
@@ -212,6 +234,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 						frame_skb(64 + data[3], tag), &t))
 				check_unmoved(&r, wi.sender);
 		}
+		/* bit 2: the pool's refill has not run yet */
+		if (!(data[2] & 4))
+			fill_pool(&r);
 		check_held(&r);
 		check_out(&r, r.stats.late - late + r.stats.no_state - no_state);
 		forget_gone(&r);

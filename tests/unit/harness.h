@@ -25,15 +25,31 @@ static inline struct stripe_wire_hdr wire_hdr(u32 sender, u16 flow, u32 gseq,
 	return h;
 }
 
+/* What a frame's buffer takes beyond its data, as truesize counts it */
+#define FRAME_OVERHEAD	1024
+
 static inline struct sk_buff *frame_skb(unsigned int len, u64 tag)
 {
 	struct sk_buff *skb = calloc(1, sizeof(*skb));
 
 	assert(skb);
 	skb->len = len;
+	skb->truesize = len + FRAME_OVERHEAD;
 	skb->tag = tag;
 	kshim_skbs++;
 	return skb;
+}
+
+/* What rx.c's pool work does where it may sleep: the resequencer gets
+ * the states new senders take
+ */
+static inline void fill_pool(struct stripe_reseq *r)
+{
+	while (!kshim_fail_alloc && r->pool_n < STRIPE_RX_POOL) {
+		struct stripe_rx_sender *s = kvzalloc(sizeof(*s), GFP_KERNEL);
+
+		assert(s && stripe_reseq_pool_put(r, s));
+	}
 }
 
 /* Parse @h as the receive path does, then hand it to the resequencer.
@@ -53,6 +69,7 @@ static inline int feed(struct stripe_reseq *r, const struct stripe_reseq_cfg *cf
 		return err;
 	}
 	stripe_reseq_frame(r, cfg, link, &wi, frame_skb(1000, tag), &now);
+	fill_pool(r);
 	return 0;
 }
 

@@ -28,6 +28,7 @@ static const struct stripe_reseq_cfg cfg = {
 	.silent_ns = 50 * MS,
 	.flow_limit = 8,
 	.buffer_limit = 12,
+	.memory_limit = 1U << 30,
 };
 
 static struct stripe_reseq r;
@@ -72,6 +73,7 @@ static void start(void)
 {
 	stripe_reseq_destroy(&r);
 	stripe_reseq_init(&r);
+	fill_pool(&r);
 }
 
 static void test_parse(void)
@@ -129,6 +131,7 @@ static unsigned int fb_body(u8 *buf, u32 peer, unsigned int n, u8 state)
 		w->age_ms = htons(7);
 		w->frames = htonl(1000 + i);
 		w->queue_us = htonl(300 + i);
+		w->lost = htonl(20 + i);
 	}
 	return sizeof(*fb) + n * sizeof(*w);
 }
@@ -158,7 +161,8 @@ static void test_parse_feedback(void)
 	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == 2 &&
 	      peer == 42 && rep[0].link == 1 && rep[1].link == 2 &&
 	      rep[1].state == STRIPE_WIRE_LINK_LOST && rep[1].age_ms == 7 &&
-	      rep[1].frames == 1001 && rep[1].queue_us == 301,
+	      rep[1].frames == 1001 && rep[1].queue_us == 301 &&
+	      rep[1].lost == 21,
 	      "feedback: two reports read in host order");
 	check(stripe_wire_parse_feedback(buf, len - 1, &peer, rep) == -EINVAL,
 	      "feedback: a report cut short is refused");
@@ -266,6 +270,25 @@ static void test_feedback(void)
 	      "feedback: probes show the link back, and do not make the idle links lost");
 	check(!stripe_reseq_feedback(&r, slot, t + 2000 * MS, 20 * MS, &msg),
 	      "feedback: none for a sender idle for a second");
+	/* It sends data to another peer on these links: we get its markers */
+	for (t += 2000 * MS; t < 3200 * MS; t += 5 * MS) {
+		marker(0, 5, g, t);
+		marker(1, 5, g++, t);
+	}
+	check(!stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg),
+	      "feedback: none for a sender heard only by its markers");
+	/* ... and it probes link 0 while link 2, busy with the other
+	 * peer's frames, gets no markers: we report, but lose no link
+	 */
+	for (; t < 3300 * MS; t += 5 * MS) {
+		marker(0, 5, g, t);
+		marker(1, 5, g++, t);
+	}
+	frame_on(0, 10, g - 1, t, true);
+	check(stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg) &&
+	      report_of(&msg, 12) &&
+	      report_of(&msg, 12)->state != STRIPE_WIRE_LINK_LOST,
+	      "feedback: without its data here, no link is reported lost");
 }
 
 /* A link whose frames normally come 15 ms apart (a slow link, a busy
@@ -468,6 +491,33 @@ static void test_feedback_probes_only(void)
 	      "feedback: a sender heard only through probes hears they deliver");
 }
 
+/* A multicast frame reaches every host on the segment: none reports to
+ * its sender for it (multipeer.sh: four hosts answering one host's
+ * neighbour discovery with a hundred reports a second each).  A frame
+ * sent to us does get reports.
+ */
+static void test_feedback_not_for_group_frames(void)
+{
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IPV6), .sender = 5,
+				       .link = 10, .gseq = 1, .fseq = 1 };
+	struct stripe_reseq_now now = { .ns = 1000 * MS, .group = true };
+	static struct stripe_feedback_msg msg;
+
+	start();
+	stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	__skb_queue_purge(&r.out);
+	check(stripe_reseq_senders(&r) == 1 &&
+	      feedback_at(now.ns + 10 * MS, &msg) == STRIPE_RX_SENDERS,
+	      "feedback: none for a sender heard only in a multicast frame");
+	now.group = false;
+	now.ns += 20 * MS;
+	wi.gseq = wi.fseq = 2;
+	stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	__skb_queue_purge(&r.out);
+	check(feedback_at(now.ns + 10 * MS, &msg) < STRIPE_RX_SENDERS,
+	      "feedback: ... and some once it sends a frame to us");
+}
+
 /* A few long gaps (a receiver's CPU that left a link's queue unserved
  * for 60 ms, twice in a second) do not hide a dead link for long.
  */
@@ -533,15 +583,22 @@ static void test_loss_by_link_rule(void)
 	      "loss: once every link passed it, the gap is lost (link rule)");
 }
 
-static void test_slow_link_is_waited_for(void)
+/* Frames 1-3 on links 0-2, then 5 and 6 on links 0 and 1 at 100 us:
+ * gseq 4 is still on link 2 (a slow link, or one with a long queue)
+ */
+static void slow_link_gap(void)
 {
-	start();
 	data(0, 1, 5, 1, 1, 0);
 	data(1, 1, 5, 2, 2, 0);
 	data(2, 1, 5, 3, 3, 0);
-	/* gseq 4 is on slow link 2; 5 and 6 overtake it on links 0 and 1 */
 	data(0, 1, 5, 5, 5, 100 * US);
 	data(1, 1, 5, 6, 6, 100 * US);
+}
+
+static void test_slow_link_is_waited_for(void)
+{
+	start();
+	slow_link_gap();
 	check(OUT(TAG(5, 1), TAG(5, 2), TAG(5, 3)) && r.held == 2 &&
 	      !r.stats.lost_link,
 	      "slow link: a gap is not lost while that link has not passed it");
@@ -624,8 +681,7 @@ static void test_link_silent_for_failover(void)
 	      "failover: the link of a burst's last frame is not silent after it");
 	check(!stripe_reseq_link_silent(&r, &cfg, 2, 100 * MS),
 	      "failover: a link never heard on is not (the peer may not be there)");
-	stripe_reseq_destroy(&r);
-	stripe_reseq_init(&r);
+	start();
 }
 
 static void test_pause_is_not_silence(void)
@@ -733,6 +789,73 @@ static void test_late_frame_widens_the_wait(void)
 	      "late: forgotten after two quiet windows");
 }
 
+/* A slowed link's queue delivers a frame after its gap waited out the
+ * hold bound: that link was late as a whole, not out of order, and the
+ * gaps that follow must not wait as long (a stream over links that lose a
+ * frame now and then stalled for a second at each loss, for ten seconds).
+ */
+static void test_late_after_the_bound_teaches_nothing(void)
+{
+	start();
+	slow_link_gap();
+	OUT(TAG(5, 1), TAG(5, 2), TAG(5, 3));
+	stripe_reseq_tick(&r, &cfg, 100 * US + cfg.hold_ns);
+	check(OUT(TAG(5, 5), TAG(5, 6)) && r.stats.lost_timeout == 1,
+	      "late after the bound: the gap waits out the bound");
+	data(2, 1, 5, 4, 4, 200 * MS);
+	check(OUT(TAG(5, 4)) && r.stats.late == 1 &&
+	      stripe_reseq_max_late(&r, 200 * MS) == 0,
+	      "late after the bound: its frame goes up, and the wait stays 0");
+	/* a frame lost on link 0 later: the link rule gives it up at once */
+	data(2, 1, 5, 7, 7, 210 * MS);
+	data(1, 1, 5, 9, 9, 210 * MS);
+	data(0, 1, 5, 10, 10, 210 * MS);
+	data(2, 1, 5, 11, 11, 210 * MS);
+	check(OUT(TAG(5, 7), TAG(5, 9), TAG(5, 10), TAG(5, 11)) &&
+	      r.stats.lost_link == 1,
+	      "late after the bound: the next loss is given up at once");
+}
+
+/* A frame late behind a link out of the rule (stale after a timeout)
+ * measured that link's queue: its wait is kept while such frames keep
+ * coming, and forgotten 2 s after the last (a slowed link's queue, learnt
+ * for ten seconds, held each loss of another link that long).  One later
+ * than 100 ms teaches nothing (a queue to drain, not an order to keep).
+ */
+static void stale_link_late_frame(u64 at)
+{
+	u32 g;
+
+	start();
+	for (g = 1; g <= 9; g++)
+		if (g % 3 != 2 || g == 2)
+			data(g % 3, 1, 5, g, g, g * 10 * US);
+	marker(1, 1, 9, 100 * US);
+	stripe_reseq_tick(&r, &cfg, 60 * US + cfg.hold_ns);
+	check(OUT(TAG(5, 1), TAG(5, 2), TAG(5, 3), TAG(5, 4), TAG(5, 6),
+		  TAG(5, 7), TAG(5, 9)) && r.stats.lost_link == 1,
+	      "late behind a stale link: its next gap is given up at once");
+	data(2, 1, 5, 8, 8, at);
+}
+
+static void test_late_behind_a_stale_link_is_kept_briefly(void)
+{
+	u64 at = cfg.hold_ns + 30 * MS, need = at - 90 * US;
+
+	stale_link_late_frame(at);
+	check(OUT(TAG(5, 8)) && r.stats.late == 1 &&
+	      stripe_reseq_max_late(&r, at) == need + need / 4,
+	      "late behind a stale link: the wait its frame needed is kept");
+	check(stripe_reseq_max_late(&r, at + 2000 * MS) == need + need / 4,
+	      "late behind a stale link: for 2 s after it");
+	check(stripe_reseq_max_late(&r, at + 2000 * MS + 1) == 0,
+	      "late behind a stale link: not longer (no such frame since)");
+	stale_link_late_frame(300 * MS);
+	check(OUT(TAG(5, 8)) && r.stats.late == 1 &&
+	      stripe_reseq_max_late(&r, 300 * MS) == 0,
+	      "late behind a stale link: 300 ms late teaches no wait");
+}
+
 static void test_flows_are_independent(void)
 {
 	start();
@@ -805,6 +928,29 @@ static void test_limits(void)
 		check(before > 3 && r.held <= 3,
 		      "limits: a buffer limit lowered below what is held takes effect");
 	}
+	{
+		/* memory-limit counts truesize: room for three frames of
+		 * 1000 bytes in buffers of 2024
+		 */
+		struct stripe_reseq_cfg small = cfg;
+		u64 lost;
+
+		small.memory_limit = 3 * (1000 + FRAME_OVERHEAD) + 100;
+		start();
+		data(1, 1, 7, 0, 0, 0);
+		lost = r.stats.lost_limit;
+		for (i = 0; i < 6; i++) {
+			struct stripe_wire_hdr h = wire_hdr(1, i, 100, 10, false);
+
+			data(0, 1, i, 1, 1, 0);
+			assert(!feed(&r, &small, 0, &h, sizeof(h), TAG(i, 10),
+				     0, 0));
+			__skb_queue_purge(&r.out);
+		}
+		check(r.held == 3 && r.held_mem == 3 * (1000 + FRAME_OVERHEAD) &&
+		      r.stats.lost_limit - lost == 3,
+		      "limits: all flows hold at most memory-limit bytes of truesize");
+	}
 }
 
 static void test_senders(void)
@@ -824,11 +970,118 @@ static void test_senders(void)
 	check(stripe_reseq_senders(&r) == STRIPE_RX_SENDERS &&
 	      r.stats.no_state == 5,
 	      "senders: an idle sender's slot is taken back");
-	kshim_fail_alloc = true;
-	data(0, 6000, 1, 1, 1, 3 * STRIPE_RX_IDLE_NS);
+	/* New senders take states the pool has; the receive path allocates
+	 * none.  With the pool empty (its refill not yet run), unordered.
+	 */
+	start();
+	kshim_fail_alloc = true;	/* fill_pool() adds nothing */
+	for (i = 0; i < STRIPE_RX_POOL + 1; i++)
+		data(0, 6000 + i, 1, 1, 1, 0);
 	kshim_fail_alloc = false;
-	check(OUT(TAG(1, 1)) && r.stats.no_state == 6,
-	      "senders: no memory: its data goes up unordered, counted");
+	check(stripe_reseq_senders(&r) == STRIPE_RX_POOL &&
+	      r.stats.no_state == 1 && r.pool_n == 0 &&
+	      stripe_reseq_pool_low(&r),
+	      "senders: the pool of states empty: its data goes up unordered, counted");
+	__skb_queue_purge(&r.out);
+	fill_pool(&r);
+	check(!stripe_reseq_pool_low(&r),
+	      "senders: ... and the pool, refilled, is no longer low");
+}
+
+static void ordered_gap(struct stripe_wire_info *wi,
+			const struct stripe_reseq_now *now);
+
+static bool has_sender(u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < STRIPE_RX_SENDERS; i++)
+		if (r.senders[i] && r.senders[i]->id == id)
+			return true;
+	return false;
+}
+
+/* A host that makes ids and addresses up, one frame each, 10 000 a
+ * second, in a table of 16 places: busy peers keep theirs, a genuine new
+ * peer gets one and its frames ordered, and each frame looks at a bounded
+ * number of places.
+ */
+static void test_senders_flood(void)
+{
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .link = 10 };
+	struct stripe_reseq_now now = { .ns = 1000 * MS };
+	u8 addr[ETH_ALEN] = { 2, 0, 0, 0, 0, 0 };
+	u32 busy_seq = 1, fakes_kept = 0, busy_kept = 0;
+	unsigned int i, k;
+
+	start();
+	r.max_senders = 16;
+	for (i = 0; i < 2000; i++) {
+		/* four busy peers, a frame each every 400 us */
+		if (i % 4 == 0) {
+			for (k = 0; k < 4; k++) {
+				addr[5] = k + 1;
+				now.src = addr;
+				wi.sender = 100 + k;
+				wi.gseq = wi.fseq = busy_seq;
+				stripe_reseq_frame(&r, &cfg, 0, &wi,
+						   frame_skb(10, 0), &now);
+			}
+			busy_seq++;
+		}
+		addr[4] = 0x66;
+		addr[5] = (u8)i;
+		addr[3] = (u8)(i >> 8);
+		now.src = addr;
+		wi.sender = 0xF0000000 + i;
+		wi.gseq = wi.fseq = 1;
+		stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+		addr[3] = addr[4] = 0;
+		fill_pool(&r);
+		now.ns += 100 * 1000;
+	}
+	__skb_queue_purge(&r.out);
+	for (k = 0; k < 4; k++)
+		busy_kept += has_sender(100 + k);
+	for (i = 0; i < 2000; i++)
+		fakes_kept += has_sender(0xF0000000 + i);
+	check(busy_kept == 4 && stripe_reseq_senders(&r) == 16 &&
+	      fakes_kept == 12 && r.stats.no_state < 2000,
+	      "senders: 2000 made-up ids and addresses in 0.2 s: the 4 busy peers keep their places");
+	now.ns += 20 * MS;
+	addr[5] = 77;
+	now.src = addr;
+	wi.sender = 77;
+	ordered_gap(&wi, &now);
+	check(has_sender(77) && skb_queue_len(&r.out) == 2 && r.held == 1,
+	      "senders: ... and a genuine new peer gets a place and ordered delivery");
+	__skb_queue_purge(&r.out);
+	r.max_senders = STRIPE_RX_SENDERS;
+}
+
+/* Reports go to a sender heard with data; to senders still new, a few an
+ * interval in all: made-up ids, one frame each, get next to none, a busy
+ * peer its own every interval
+ */
+static void test_feedback_new_senders(void)
+{
+	static struct stripe_feedback_msg msg;
+	u32 i, slot, reports = 0, busy = 0;
+
+	start();
+	for (i = 0; i < 20; i++)
+		data(0, 1, 1, i + 1, i + 1, 0);
+	for (i = 0; i < 100; i++)
+		data(0, 0x0F000000 + i, 1, 1, 1, 0);
+	__skb_queue_purge(&r.out);
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++) {
+		if (!stripe_reseq_feedback(&r, slot, MS, 20 * MS, &msg))
+			continue;
+		reports++;
+		busy += msg.peer == 1;
+	}
+	check(busy == 1 && reports == 1 + STRIPE_RX_FB_NEW_MAX,
+	      "feedback: 100 senders still new share 4 reports an interval, a busy one gets its own");
 }
 
 static void test_skew(void)
@@ -952,6 +1205,143 @@ static void test_feedback_queueing(void)
 	      "queueing: a link that carried nothing since says so");
 }
 
+/* A frame of sender 1 on link 0 (its id 10): gseq @gseq, fseq @fseq, lseq
+ * @lseq, a marker if @marker
+ */
+static void lseq_frame(u32 gseq, u32 fseq, u8 lseq, bool marker,
+		       const struct stripe_reseq_now *now)
+{
+	struct stripe_wire_info wi = {
+		.proto = htons(ETH_P_IP), .sender = 1, .link = 10,
+		.gseq = gseq, .fseq = fseq, .lseq = lseq,
+		.flags = marker ? STRIPE_WIRE_F_MARKER : 0,
+	};
+
+	stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), now);
+	__skb_queue_purge(&r.out);
+}
+
+/* Each link's lseq: the numbers it skipped are counted lost, in the
+ * report (the sender takes a lossy link down to the least pace)
+ */
+static void test_feedback_lost(void)
+{
+	struct stripe_reseq_now now = { .ns = 1000 * MS };
+	static const u8 lseqs[] = { 250, 251, 253, 254, 2, 3 };
+	static struct stripe_feedback_msg msg;
+	const struct stripe_link_report *a;
+	u32 seq = 1;
+	unsigned int i;
+
+	start();
+	/* 252, 255, 0 and 1 skipped (across the wrap): 4 lost */
+	for (i = 0; i < sizeof(lseqs); i++, seq++) {
+		lseq_frame(seq, seq, lseqs[i], false, &now);
+		now.ns += MS;
+	}
+	feedback_at(now.ns, &msg);
+	a = report_of(&msg, 10);
+	check(a && a->lost == 4 && a->frames == 6,
+	      "lost: the lseq numbers a link skipped are counted (4, across the wrap)");
+	/* A frame older than the link's newest (not FIFO) was counted lost
+	 * when the newer one came first: it takes one back, and moves lseq
+	 * nothing; the next in order counts none lost
+	 */
+	lseq_frame(seq - 3, seq, 1, false, &now);
+	seq++;
+	lseq_frame(seq, seq, 4, false, &now);
+	seq++;
+	/* A jump of 64 or more (a sender that started afresh): no loss */
+	lseq_frame(seq, seq, 100, false, &now);
+	seq++;
+	feedback_at(now.ns, &msg);
+	a = report_of(&msg, 10);
+	check(a && a->lost == 3,
+	      "lost: a frame that came late is not lost after all; a restart counts nothing");
+	/* A marker sent right after a data frame on the same link carries
+	 * its gseq; the veth backlog of another CPU puts it first
+	 */
+	lseq_frame(seq, seq, 101, false, &now);
+	seq++;
+	lseq_frame(seq, seq, 103, true, &now);
+	lseq_frame(seq, seq, 102, false, &now);
+	seq++;
+	lseq_frame(seq, seq, 104, false, &now);
+	feedback_at(now.ns, &msg);
+	a = report_of(&msg, 10);
+	check(a && a->lost == 3,
+	      "lost: a marker and a data frame of one gseq, swapped on the link: none lost");
+}
+
+/* Frames 1 (link 0) and 2 (link 1) of @wi's sender, then 4 on link 0:
+ * 1 and 2 go up, 4 is held for 3 (link 1 has not passed it)
+ */
+static void ordered_gap(struct stripe_wire_info *wi,
+			const struct stripe_reseq_now *now)
+{
+	static const u8 links[] = { 0, 1, 0 }, seqs[] = { 1, 2, 4 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(seqs); i++) {
+		wi->gseq = wi->fseq = seqs[i];
+		wi->link = 10 + links[i];
+		stripe_reseq_frame(&r, &cfg, links[i], wi, frame_skb(10, 0),
+				   now);
+	}
+	wi->link = 10;
+}
+
+/* One sender per source address on a link: made-up ids from one host take
+ * one place, not the table; a restarted peer takes its old place once that
+ * went quiet
+ */
+static void test_one_sender_per_addr(void)
+{
+	static const u8 forger[ETH_ALEN] = { 2, 0, 0, 0, 0, 0x66 };
+	static const u8 peer[ETH_ALEN] = { 2, 0, 0, 0, 0, 5 };
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .link = 10 };
+	struct stripe_reseq_now now = { .ns = 1000 * MS, .src = forger };
+	unsigned int i;
+
+	start();
+	for (i = 0; i < 1000; i++) {
+		wi.sender = 0x5EED0000 + i;
+		wi.gseq = wi.fseq = 1;
+		stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+		now.ns += MS / 1000;
+	}
+	check(stripe_reseq_senders(&r) == 1 && r.stats.no_state == 999 &&
+	      skb_queue_len(&r.out) == 1000,
+	      "one per address: 1000 made-up ids from one host take one place (the rest go up unordered)");
+	__skb_queue_purge(&r.out);
+	/* A genuine new peer still gets state, and its frames are ordered */
+	now.src = peer;
+	wi.sender = 5;
+	ordered_gap(&wi, &now);
+	check(stripe_reseq_senders(&r) == 2 && skb_queue_len(&r.out) == 2 &&
+	      r.held == 1,
+	      "one per address: a genuine new peer still gets ordered delivery (a gap is held)");
+	__skb_queue_purge(&r.out);
+	/* The peer restarts with a new id: unordered until the old one has
+	 * been quiet for a second, then in its place
+	 */
+	wi.sender = 6;
+	wi.gseq = wi.fseq = 1;
+	now.ns += MS;
+	stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(stripe_reseq_senders(&r) == 2 && r.stats.no_state == 1000,
+	      "one per address: a new id from a busy address goes up unordered");
+	__skb_queue_purge(&r.out);
+	now.ns += 1500 * MS;
+	stripe_reseq_tick(&r, &cfg, now.ns);	/* the old one's gap gives up */
+	__skb_queue_purge(&r.out);
+	ordered_gap(&wi, &now);
+	check(stripe_reseq_senders(&r) == 2 && r.stats.no_state == 1000 &&
+	      skb_queue_len(&r.out) == 2 && r.held == 1,
+	      "one per address: ... and takes the old one's place once it was quiet 1 s");
+	__skb_queue_purge(&r.out);
+}
+
 /* A sender is believed on a link from one source address */
 static void test_wrong_addr(void)
 {
@@ -1008,6 +1398,7 @@ static void test_wrong_addr(void)
 int main(void)
 {
 	stripe_reseq_init(&r);
+	fill_pool(&r);
 	test_parse();
 	test_in_order();
 	test_swap();
@@ -1019,6 +1410,8 @@ int main(void)
 	test_link_silent_for_failover();
 	test_timeout();
 	test_late_frame_widens_the_wait();
+	test_late_after_the_bound_teaches_nothing();
+	test_late_behind_a_stale_link_is_kept_briefly();
 	test_dead_link_costs_one_timeout();
 	test_flows_are_independent();
 	test_late_and_duplicates();
@@ -1027,6 +1420,10 @@ int main(void)
 	test_skew();
 	test_skew_under_queueing();
 	test_feedback_queueing();
+	test_feedback_lost();
+	test_one_sender_per_addr();
+	test_senders_flood();
+	test_feedback_new_senders();
 	test_wrong_addr();
 	test_parse_feedback();
 	test_feedback();
@@ -1037,6 +1434,7 @@ int main(void)
 	test_feedback_lone_frames();
 	test_feedback_probes_only();
 	test_feedback_rare_stalls();
+	test_feedback_not_for_group_frames();
 	stripe_reseq_destroy(&r);
 	check(!kshim_skbs && !kshim_allocs, "no frame and no state leaked");
 	printf("# reseq: %d passed, %d failed\n", tests - failures, failures);

@@ -43,6 +43,23 @@
  *                                    striped; below, it stays on one link
  *   TCA_STRIPE_HOLD_AUTO     u8      master: 1 = the hold bound is hold-max
  *                                    plus twice the largest measured skew
+ *   TCA_STRIPE_PROBE_TARGET  be32    master: with reorder off, an IPv4
+ *                                    address each link sends ARP requests to
+ *                                    (sender address 0, as RFC 5227's
+ *                                    probes); a link that had no reply for
+ *                                    STRIPE_PROBE_MISSED intervals leaves
+ *                                    rotation (flag "lost"), as bonding's
+ *                                    arp_ip_target.  0: no probing
+ *   TCA_STRIPE_PROBE_INTERVAL_US u32 master: time between probes,
+ *                                    STRIPE_PROBE_INTERVAL_US_MIN..MAX
+ *   TCA_STRIPE_PROBE_TARGET6 16 bytes master: the same with an IPv6
+ *                                    address and neighbour solicitations
+ *                                    (from the link's link-local address),
+ *                                    as bonding's ns_ip6_target; :: none.
+ *                                    With both targets set, a reply to
+ *                                    either counts
+ *   TCA_STRIPE_MEMORY_LIMIT  u32     master: bytes (truesize) held in all,
+ *                                    STRIPE_MEMORY_LIMIT_MIN..MAX
  *
  * Statistics
  * ----------
@@ -53,6 +70,8 @@
  *   TCA_STRIPE_XSTATS_MASTER   nest    TCA_STRIPE_MSTAT_* master totals
  *   TCA_STRIPE_XSTATS_LINKS    nest    one TCA_STRIPE_XSTATS_LINK per link
  *     TCA_STRIPE_XSTATS_LINK   nest    TCA_STRIPE_LSTAT_* for one link
+ *   TCA_STRIPE_XSTATS_PEERS    nest    one TCA_STRIPE_XSTATS_PEER per peer
+ *     TCA_STRIPE_XSTATS_PEER   nest    TCA_STRIPE_PSTAT_* for one peer
  *
  * On a link only that link's TCA_STRIPE_XSTATS_LINK is sent (inside
  * TCA_STRIPE_XSTATS_LINKS) with the master's name in TCA_STRIPE_MSTAT_NAME.
@@ -70,6 +89,13 @@
 #define STRIPE_QUANTUM_DEFAULT	1514
 #define STRIPE_HOLD_MAX_US_MAX	1000000
 #define STRIPE_LIMIT_MAX	(1U << 20)	/* limit, flow-limit, buffer-limit */
+#define STRIPE_PROBE_INTERVAL_US_MIN	10000
+#define STRIPE_PROBE_INTERVAL_US_MAX	60000000
+#define STRIPE_PROBE_INTERVAL_US_DEFAULT	100000
+#define STRIPE_PROBE_MISSED	2	/* intervals without a reply: left */
+#define STRIPE_MEMORY_LIMIT_MIN	(1U << 16)
+#define STRIPE_MEMORY_LIMIT_MAX	(1U << 31)
+#define STRIPE_MEMORY_LIMIT_DEFAULT	(1U << 26)	/* 64 MiB */
 
 enum stripe_reorder_mode {
 	STRIPE_REORDER_OFF,	/* plain frames: any receiver, even teql */
@@ -97,6 +123,10 @@ enum {
 	TCA_STRIPE_BUFFER_LIMIT,	/* u32 */
 	TCA_STRIPE_STRIPE_MIN,		/* u32 */
 	TCA_STRIPE_HOLD_AUTO,		/* u8, 0 or 1 */
+	TCA_STRIPE_PROBE_TARGET,	/* be32, IPv4 address; 0: none */
+	TCA_STRIPE_PROBE_INTERVAL_US,	/* u32 */
+	TCA_STRIPE_PROBE_TARGET6,	/* struct in6_addr; :: none */
+	TCA_STRIPE_MEMORY_LIMIT,	/* u32 */
 	__TCA_STRIPE_MAX
 };
 
@@ -114,6 +144,10 @@ enum {
 	IFLA_STRIPE_FLOW_LIMIT,		/* u32: 1..STRIPE_LIMIT_MAX */
 	IFLA_STRIPE_BUFFER_LIMIT,	/* u32: 1..STRIPE_LIMIT_MAX */
 	IFLA_STRIPE_STRIPE_MIN,		/* u32: bytes */
+	IFLA_STRIPE_PROBE_TARGET,	/* be32: IPv4 address; 0: none */
+	IFLA_STRIPE_PROBE_INTERVAL_US,	/* u32: STRIPE_PROBE_INTERVAL_US_MIN..MAX */
+	IFLA_STRIPE_PROBE_TARGET6,	/* struct in6_addr; :: none */
+	IFLA_STRIPE_MEMORY_LIMIT,	/* u32: STRIPE_MEMORY_LIMIT_MIN..MAX */
 	__IFLA_STRIPE_MAX
 };
 
@@ -142,6 +176,8 @@ enum {
 	TCA_STRIPE_XSTATS_MASTER,	/* nest */
 	TCA_STRIPE_XSTATS_LINKS,	/* nest */
 	TCA_STRIPE_XSTATS_LINK,		/* nest, inside XSTATS_LINKS */
+	TCA_STRIPE_XSTATS_PEERS,	/* nest, on a master */
+	TCA_STRIPE_XSTATS_PEER,		/* nest, inside XSTATS_PEERS */
 	__TCA_STRIPE_XSTATS_MAX
 };
 
@@ -168,7 +204,9 @@ enum {
 	TCA_STRIPE_MSTAT_RX_HOLD_MAX_US, /* longest hold seen */
 	TCA_STRIPE_MSTAT_RX_LOST_LINK,	/* gaps declared lost: every link passed them */
 	TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT, /* gaps declared lost: hold-max expired */
-	TCA_STRIPE_MSTAT_RX_LOST_LIMIT,	/* gaps skipped: flow or buffer limit */
+	TCA_STRIPE_MSTAT_RX_LOST_LIMIT,	/* gaps skipped: flow, buffer or
+					 * memory limit
+					 */
 	TCA_STRIPE_MSTAT_RX_LATE,	/* late arrivals passed up out of order,
 					 * duplicates of held frames dropped
 					 */
@@ -190,6 +228,10 @@ enum {
 					 * another source address than the
 					 * one it uses on that link, dropped
 					 */
+	TCA_STRIPE_MSTAT_RX_FEEDBACK_UNSENT, /* reports from a peer sent no
+					     * data lately, not applied
+					     */
+	TCA_STRIPE_MSTAT_RX_HELD_MEM,	/* memory held now: truesize, bytes */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
@@ -211,6 +253,33 @@ enum {
 #define STRIPE_HOLD_HIST_BUCKETS	8
 #define STRIPE_HOLD_HIST_BOUND_US(k)	(16U << (2 * (k)))	/* 16 us .. 64 ms */
 
+/* Inside TCA_STRIPE_XSTATS_PEER: what the receiver keeps of one peer (a
+ * sending master, reorder on) heard within the last second; counters are
+ * u64 unless noted, since the peer was first heard
+ */
+enum {
+	TCA_STRIPE_PSTAT_UNSPEC,
+	TCA_STRIPE_PSTAT_PAD,
+	TCA_STRIPE_PSTAT_ID,		/* u32: its sender id */
+	TCA_STRIPE_PSTAT_AGE_MS,	/* u32: since its last frame */
+	TCA_STRIPE_PSTAT_LINKS,		/* u32: links it was heard on */
+	TCA_STRIPE_PSTAT_SILENT,	/* u32: ... that are out of the loss
+					 * rule now (silent, or stale after a
+					 * hold bound)
+					 */
+	TCA_STRIPE_PSTAT_SKEW_US,	/* u32: its slowest link's one-way
+					 * delay minus its fastest's
+					 */
+	TCA_STRIPE_PSTAT_FRAMES,	/* data frames */
+	TCA_STRIPE_PSTAT_HELD,		/* frames held now */
+	TCA_STRIPE_PSTAT_LOST_LINK,	/* gaps the link rule gave up */
+	TCA_STRIPE_PSTAT_LOST_TIMEOUT,	/* gaps the hold bound gave up */
+	TCA_STRIPE_PSTAT_LATE,		/* frames after their gap was given up */
+	__TCA_STRIPE_PSTAT_MAX
+};
+
+#define TCA_STRIPE_PSTAT_MAX	(__TCA_STRIPE_PSTAT_MAX - 1)
+
 /* Link state flags, TCA_STRIPE_LSTAT_FLAGS */
 #define STRIPE_LINK_F_UP	(1U << 0)	/* admin up and running */
 #define STRIPE_LINK_F_CARRIER	(1U << 1)
@@ -223,6 +292,14 @@ enum {
 						 */
 #define STRIPE_LINK_F_LOST	(1U << 4)	/* the peer reports that it
 						 * delivers nothing (feedback)
+						 */
+#define STRIPE_LINK_F_DRAINING	(1U << 5)	/* the peer reports that its
+						 * frames queue longer than
+						 * the other links' by more
+						 * than twice hold-max: it
+						 * carries next to no data
+						 * (only its markers) till
+						 * they no longer stand out
 						 */
 
 /* TCA_STRIPE_LSTAT_PACE of a link that takes its weight's whole share */
@@ -264,13 +341,16 @@ enum {
 					 * peer last reported it; absent
 					 * without reports
 					 */
+	TCA_STRIPE_LSTAT_FRAMES_LOST,	/* frames sent on it that the peer
+					 * reports lost (its lseq skipped)
+					 */
 	__TCA_STRIPE_LSTAT_MAX
 };
 
 #define TCA_STRIPE_LSTAT_MAX	(__TCA_STRIPE_LSTAT_MAX - 1)
 
 /*
- * Wire format, reorder on (version 3)
+ * Wire format, reorder on (version 4)
  * -----------------------------------
  * Every frame a master sends carries, after the Ethernet header and with
  * EtherType ETH_P_STRIPE (IEEE 802 local experimental 1), this header and
@@ -286,6 +366,10 @@ enum {
  *   flow     the sender's flow bucket, < STRIPE_FLOW_BUCKETS
  *   link     the sender's id of the link the frame left on, <
  *            STRIPE_WIRE_LINKS: what a feedback report names it by
+ *   lseq     sequence of the frames (data and markers) of this sender on
+ *            this link, wrapping at 256: a receiver counts the numbers a
+ *            link skipped as frames it lost (the link report's lost); 0 in
+ *            a feedback frame
  *   gseq     sequence over every frame of this sender: each link is FIFO,
  *            so once every live link has delivered a later gseq, a
  *            missing frame is lost
@@ -296,9 +380,15 @@ enum {
  * has been idle while the sender's gseq moved on: it tells the receivers
  * on that link "nothing sent before this gseq is still on this link", so
  * an idle link does not hold up loss detection.  Its proto, flow and fseq
- * are 0 and nothing follows it.  A marker with STRIPE_WIRE_F_PROBE is sent
- * now and then on a link the sender left (failover): it shows the receiver
- * the link works, and is not taken as a sign that the sender is active.
+ * are 0 and nothing follows it.  One copy (one lseq) goes to each peer the
+ * sender sent data to on that link within the last second, and to each
+ * that sent it feedback there within the last second; none when there is
+ * none (the broadcast address on a link without addresses, or to more
+ * than four).  A marker
+ * with STRIPE_WIRE_F_PROBE is sent now and then on a link the sender left
+ * (failover), to the peers it sent data to there within 10 s, else to the
+ * broadcast address: it shows the receiver the link works, and is not
+ * taken as a sign that the sender is active.
  *
  * Feedback (STRIPE_WIRE_F_FEEDBACK) is the receiver's report to a sender
  * on what each of the sender's links delivers: a struct
@@ -306,31 +396,44 @@ enum {
  * per link the sender was heard on.  A receiver sends it every
  * STRIPE_FEEDBACK_INTERVAL_MS on every link the sender was heard on, to
  * the source address the sender used there, for as long as the sender
- * was heard within the last second; each copy carries every link, so a
- * link cut both ways is reported over the others.  Its proto, flow, link,
- * gseq and fseq are 0; it moves no sequence state.  A report names a link
+ * was heard within the last second in a data frame sent to the receiver
+ * alone (not to a group address: every host on the segment hears those,
+ * and none reports on them) or in a probe; each copy carries every link,
+ * so a link cut both ways is reported over the others.  A sender takes a
+ * report only from a peer it exchanges data with (one of the report's
+ * copies came from an address it sent data to on that link, or the
+ * reporter sent it data, within the last second;
+ * TCA_STRIPE_MSTAT_RX_FEEDBACK_UNSENT counts the others): a host that
+ * heard a probe reports links that carry nothing to it.  Its proto, flow,
+ * link, gseq and fseq are 0; it moves no sequence state.  A report names a link
  * STRIPE_WIRE_LINK_LOST when that link delivered nothing from the sender
  * for STRIPE_FEEDBACK_LOST_MS while the others did, or missed two of the
  * sender's marked bursts in a row (another link carried a newer gseq, it
  * carried nothing): the sender takes it
  * out of rotation at once, and back after reports of it delivering for a
  * while (the hysteresis is the sender's, see Documentation/design.rst).
+ * A sender also leaves a link its data went to a peer on when no report
+ * came at all for 500 ms since: nobody gets what it sends there.
  * Each report also gives the link's queueing delay: the least one-way
  * delay a frame of it showed since the last report, minus the least it
  * showed in the last 10 to 20 s (its path's own).  The sender gives
  * less to a link that queues clearly longer than the others (adaptive
  * shares, design.rst), so that without typed weights each link carries
- * what its path takes.
+ * what its path takes; and the frames the link lost (the lseq numbers it
+ * skipped): a link whose loss stands out of the others' is given next to
+ * no share, since for one TCP stream a lossy link costs more than it
+ * carries.
  *
  * A receiver believes a sender on each link from one source address (see
  * TCA_STRIPE_MSTAT_RX_WRONG_ADDR).
  *
- * Version 3 added queue_us to the link report (16 bytes, was 12).
+ * Version 3 added queue_us to the link report (16 bytes, was 12); version 4
+ * the header's lseq (was reserved) and lost to the link report (20 bytes).
  *
  * All fields are big-endian.
  */
 #define ETH_P_STRIPE		0x88B5
-#define STRIPE_WIRE_VERSION	3
+#define STRIPE_WIRE_VERSION	4
 #define STRIPE_FLOW_BUCKETS	256
 #define STRIPE_WIRE_LINKS	64
 #define STRIPE_WIRE_F_MARKER	0x01
@@ -348,7 +451,7 @@ struct stripe_wire_hdr {
 	__be32	sender;
 	__be16	flow;
 	__u8	link;
-	__u8	reserved;
+	__u8	lseq;
 	__be32	gseq;
 	__be32	fseq;
 	__be32	tstamp;
@@ -381,6 +484,7 @@ struct stripe_wire_link_report {
 				 * report, STRIPE_WIRE_QUEUE_NONE if
 				 * nothing came
 				 */
+	__be32	lost;		/* frames the link's lseq skipped, wrapping */
 };
 
 #endif /* _UAPI_LINUX_STRIPE_H */

@@ -27,6 +27,7 @@ typedef int64_t s64;
 
 #define S64_MAX INT64_MAX
 #define S32_MAX INT32_MAX
+#define S32_MIN INT32_MIN
 #define BIT(n) (1UL << (n))
 #define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
 #define sizeof_field(t, m) sizeof(((t *)0)->m)
@@ -43,6 +44,7 @@ typedef int64_t s64;
 #define unlikely(x) (x)
 #define likely(x) (x)
 #define GFP_ATOMIC 0
+#define GFP_KERNEL 0
 
 static inline u64 div_u64(u64 a, u32 b)
 {
@@ -72,6 +74,18 @@ static inline void kfree(const void *p)
 		kshim_allocs--;
 	free((void *)p);
 }
+
+static inline void get_random_bytes(void *buf, size_t n)
+{
+	unsigned char *p = buf;
+
+	while (n--)
+		*p++ = (unsigned char)rand();
+}
+
+#define GFP_KERNEL_ACCOUNT 0
+#define kvzalloc kzalloc
+#define kvfree kfree
 
 static inline unsigned int fls64(u64 x)
 {

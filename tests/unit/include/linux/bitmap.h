@@ -30,6 +30,16 @@ static inline unsigned int find_next_bit(const unsigned long *map,
 	return b;
 }
 
+static inline unsigned int find_first_zero_bit(const unsigned long *map,
+					       unsigned int size)
+{
+	unsigned int b = 0;
+
+	while (b < size && test_bit(b, map))
+		b++;
+	return b;
+}
+
 static inline unsigned int find_first_bit(const unsigned long *map,
 					  unsigned int size)
 {

@@ -8,6 +8,7 @@ struct sk_buff {
 	struct sk_buff *next;
 	struct sk_buff *prev;
 	unsigned int len;
+	unsigned int truesize;
 	char cb[48] __attribute__((aligned(8)));
 	u64 tag;		/* the tests' own: what this frame was */
 };
@@ -100,4 +101,7 @@ static inline void __skb_queue_purge(struct sk_buff_head *list)
 #define skb_queue_reverse_walk(queue, skb) \
 	for (skb = (queue)->prev; skb != (struct sk_buff *)(queue); \
 	     skb = skb->prev)
+#define skb_queue_walk(queue, skb) \
+	for (skb = (queue)->next; skb != (struct sk_buff *)(queue); \
+	     skb = skb->next)
 #endif
