@@ -9,6 +9,8 @@
 #   make check    host unit tests (plugins, stripe-perf, resequencer,
 #                 fuzzers), then the netns suite in a VM
 #   make check-debug  the netns suite on a KASAN/lockdep kernel (built once)
+#   make check-debug-smoke  its smoke tier (tests/debug-times), as CI runs it
+#   FULL=1        check and check-debug run each test's long form
 #   make demo     stripe vs teql and bonding where they fail, in a VM
 #   make bench    the side-by-side benchmark (bench/run); make pktgen: pps
 #   make W=1      build the module with extra warnings (kernel's W=1)
@@ -17,7 +19,7 @@
 # (qemu, a distro kernel, linux-source, clang: scripts/deps) and build the
 # module for the kernel the VM boots.  KDIR=... builds against another tree.
 
-TEST_GOALS := check check-debug demo bench pktgen sparse fuzz
+TEST_GOALS := check check-debug check-debug-smoke demo bench pktgen sparse fuzz
 ifneq ($(filter $(TEST_GOALS),$(MAKECMDGOALS)),)
 TESTING := 1
 endif
@@ -67,6 +69,10 @@ check: all
 # TESTS="foundation datapath" limits it to those tests, as for check.
 check-debug: all
 	scripts/debug-kernel --check $(TESTS)
+
+# the debug smoke tier CI runs: the tests marked smoke in tests/debug-times
+check-debug-smoke: all
+	scripts/debug-kernel --smoke
 
 # in the VM; the table on the terminal, the chart in build/demo.png
 demo: all

@@ -183,19 +183,21 @@ int stripe_link_configure(struct stripe_link *link, const struct nlattr *weight,
  * work).  ARP and IPv6 neighbour discovery stay on the link: next hops are
  * resolved per link.
  */
-static bool stripe_is_ndisc(struct sk_buff *skb)
+/* Read through skb_header_pointer: the skb may still be shared here (a
+ * packet tap), and pulling a shared skb is a BUG in pskb_expand_head().
+ */
+static bool stripe_is_ndisc(const struct sk_buff *skb)
 {
 	const struct ipv6hdr *ip6;
 	const struct icmp6hdr *icmp;
-	unsigned int off = sizeof(*ip6);
+	struct ipv6hdr _ip6;
+	struct icmp6hdr _icmp;
 
-	if (!pskb_may_pull(skb, off + sizeof(*icmp)))
+	ip6 = skb_header_pointer(skb, 0, sizeof(_ip6), &_ip6);
+	if (!ip6 || ip6->nexthdr != IPPROTO_ICMPV6)
 		return false;
-	ip6 = ipv6_hdr(skb);
-	if (ip6->nexthdr != IPPROTO_ICMPV6)
-		return false;
-	icmp = (const struct icmp6hdr *)(skb->data + off);
-	return icmp->icmp6_type >= NDISC_ROUTER_SOLICITATION &&
+	icmp = skb_header_pointer(skb, sizeof(*ip6), sizeof(_icmp), &_icmp);
+	return icmp && icmp->icmp6_type >= NDISC_ROUTER_SOLICITATION &&
 	       icmp->icmp6_type <= NDISC_REDIRECT;
 }
 

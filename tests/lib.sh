@@ -90,6 +90,12 @@ debug_kernel() {
 	return 1
 }
 
+# full -- true under FULL=1 (make check FULL=1): a long test runs its whole
+# form; make check runs the quick one, which keeps every kind of check
+full() {
+	[ "${FULL:-0}" = 1 ]
+}
+
 # check_timing DESCRIPTION CMD... -- a check about speed or delay: skipped
 # on the debug kernel, where everything is many times slower
 check_timing() {
