@@ -193,6 +193,20 @@ static void stripe_fb_heard(struct stripe_link *link, const u8 *addr,
 	write_seqcount_end(&link->fb_peer_seq);
 }
 
+/* Under fb_lock: did a report about us from @addr on @link count lately? */
+static bool stripe_fb_reported(const struct stripe_link *link, const u8 *addr,
+			       u64 now)
+{
+	const struct stripe_peer_addr *p = link->fb_peer;
+	unsigned int i;
+
+	for (i = 0; i < STRIPE_TX_PEERS; i++)
+		if (p[i].at && now - p[i].at < STRIPE_FB_PEER_NS &&
+		    ether_addr_equal(p[i].addr, addr))
+			return true;
+	return false;
+}
+
 /* Append to @dest (@n there, room for @max) the peers that reported on
  * @link lately and are not there yet: markers go to them (one frame to
  * each host that needs it, rather than one to every host on the segment).
@@ -435,16 +449,21 @@ static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
 	return sent;
 }
 
-/* A feedback frame arrived on @link (header checked, @wi); consumes @skb */
+/* A feedback frame arrived on @link (header checked, @wi), @bound: from
+ * the address its reporter's data comes from here (rx.c, which dropped it
+ * if from another); consumes @skb
+ */
 void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
-			struct sk_buff *skb, const struct stripe_wire_info *wi)
+			struct sk_buff *skb, const struct stripe_wire_info *wi,
+			bool bound)
 {
 	const unsigned int hlen = sizeof(struct stripe_wire_hdr);
 	struct stripe_link_report rep[STRIPE_WIRE_LINKS];
+	bool sent, sent_here;
 	struct stripe_table *t;
 	struct stripe_link *l;
 	u64 mentioned = 0;
-	bool sent;
+	const u8 *src;
 	u64 now;
 	u32 peer;
 	int n, i;
@@ -463,14 +482,25 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 		goto out;
 	}
 	now = ktime_get_ns();
+	src = eth_hdr(skb)->h_source;	/* after the pull: it may move */
 	/* A peer we send data to here, or one that sends us data: the
 	 * peer whose links we all left sends on them, and only learns
 	 * from our reports that they deliver (data to it goes on a link
 	 * it left, that carries nothing, or on none)
 	 */
-	sent = stripe_marker_sent_to(link, eth_hdr(skb)->h_source, now) ||
-	       stripe_rx_sends_data(m, wi->sender, now);
+	sent_here = stripe_marker_sent_to(link, src, now);
+	sent = sent_here || stripe_rx_sends_data(m, wi->sender, now);
 	spin_lock(&m->fb_lock);
+	/* A host on the segment may name any id: a reporter whose data does
+	 * not come from here counts only from an address we send data to
+	 * here, or whose reports counted here lately (a peer whose flow
+	 * moved off the link still reports on it)
+	 */
+	if (!bound && !sent_here && !stripe_fb_reported(link, src, now)) {
+		WRITE_ONCE(m->fb_rx_unknown, m->fb_rx_unknown + 1);
+		spin_unlock(&m->fb_lock);
+		goto out;
+	}
 	if (!stripe_fb_talking(m, wi->sender, sent, now)) {
 		/* A host we exchange no data with (it heard a probe, or a
 		 * multicast frame) reports links "lost" that simply carry
@@ -483,7 +513,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	}
 	WRITE_ONCE(m->fb_rx, m->fb_rx + 1);
 	m->fb_rx_at = now;
-	stripe_fb_heard(link, eth_hdr(skb)->h_source, now);
+	stripe_fb_heard(link, src, now);
 	t = rcu_dereference(m->table);	/* rx handler: rcu_read_lock() */
 	for (i = 0; i < n; i++) {
 		mentioned |= BIT_ULL(rep[i].link);

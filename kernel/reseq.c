@@ -733,24 +733,6 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 	s->link_bytes[link] += len;
 }
 
-/* Insert in fseq order; false if it is a duplicate. */
-static bool stripe_reseq_hold(struct stripe_rx_flow *f, struct sk_buff *skb)
-{
-	u32 fseq = stripe_cb(skb)->fseq;
-	struct sk_buff *p;
-
-	skb_queue_reverse_walk(&f->held, p) {
-		if (stripe_cb(p)->fseq == fseq)
-			return false;
-		if (seq_before(stripe_cb(p)->fseq, fseq)) {
-			__skb_queue_after(&f->held, p, skb);
-			return true;
-		}
-	}
-	__skb_queue_head(&f->held, skb);
-	return true;
-}
-
 /* Release the head of @f, gap or not, and what follows it in order. */
 static void stripe_reseq_give_up(struct stripe_reseq *r,
 				 const struct stripe_reseq_cfg *cfg,
@@ -799,11 +781,42 @@ static void stripe_reseq_trim(struct stripe_reseq *r,
 	}
 }
 
+/* Is a data frame of @s one to take?  Not if it runs too far ahead of its
+ * flow, or is held already (a duplicate).  The window keeps every held
+ * frame within half the number space of f->next, where seq_before() is a
+ * total order.  *@after: where an early frame goes in the flow's queue
+ * (NULL: at its head).
+ */
+static bool stripe_reseq_data_ok(struct stripe_rx_sender *s,
+				 const struct stripe_wire_info *wi,
+				 struct sk_buff **after)
+{
+	struct stripe_rx_flow *f = &s->flows[wi->flow];
+	struct sk_buff *p;
+
+	*after = NULL;
+	if (!f->synced || !seq_before(f->next, wi->fseq))
+		return true;	/* next, or behind: goes up */
+	if (wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW)
+		return false;
+	skb_queue_reverse_walk(&f->held, p) {
+		if (stripe_cb(p)->fseq == wi->fseq)
+			return false;
+		if (seq_before(stripe_cb(p)->fseq, wi->fseq)) {
+			*after = p;
+			break;
+		}
+	}
+	return true;
+}
+
+/* A data frame stripe_reseq_data_ok() took, @after as it found */
 static void stripe_reseq_data(struct stripe_reseq *r,
 			      const struct stripe_reseq_cfg *cfg,
 			      struct stripe_rx_sender *s,
 			      const struct stripe_wire_info *wi,
-			      struct sk_buff *skb, u64 now)
+			      struct sk_buff *skb, struct sk_buff *after,
+			      u64 now)
 {
 	struct stripe_rx_flow *f = &s->flows[wi->flow];
 	struct stripe_rx_cb *cb = stripe_cb(skb);
@@ -840,17 +853,10 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 		__skb_queue_tail(&r->out, skb);
 		return;
 	}
-	/* Too far ahead to be true, or a duplicate of a held frame.  The
-	 * window keeps every held frame within half the number space of
-	 * f->next, where seq_before() is a total order.
-	 */
-	if (wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW ||
-	    !stripe_reseq_hold(f, skb)) {
-		r->stats.late++;
-		s->late++;
-		kfree_skb(skb);
-		return;
-	}
+	if (after)
+		__skb_queue_after(&f->held, after, skb);
+	else
+		__skb_queue_head(&f->held, skb);
 	r->held++;
 	r->held_bytes += skb->len;
 	r->held_mem += skb->truesize;
@@ -912,25 +918,31 @@ static bool stripe_reseq_src_ok(struct stripe_reseq *r,
 	return false;
 }
 
-/* May a frame of sender @id from address @src on @link be believed (a
- * feedback frame: its reports move our links in and out of rotation)?
- * Counted if not.
+/* Where a feedback frame of reporter @id from @src on @link comes from:
+ * the address the reporter's data comes from there (BOUND), another
+ * (WRONG, counted), or it sends no data there (UNBOUND).  Its reports
+ * move our links in and out of rotation, so, unlike data, it never
+ * rebinds: only the reporter's own data moves its address.
  */
-bool stripe_reseq_addr_ok(struct stripe_reseq *r, u32 id, u32 link,
-			  const u8 *src, u64 now)
+enum stripe_fb_source stripe_reseq_fb_source(struct stripe_reseq *r, u32 id,
+					     u32 link, const u8 *src)
 {
-	struct stripe_rx_sender *s;
+	struct stripe_rx_sender *s = stripe_reseq_sender(r, id);
 
-	if (link >= STRIPE_RX_LINKS)
-		return true;
-	s = stripe_reseq_sender(r, id);
-	return !s || stripe_reseq_src_ok(r, s, link, src, now);
+	if (link >= STRIPE_RX_LINKS || !s || !test_bit(link, s->links))
+		return STRIPE_FB_SRC_UNBOUND;
+	if (!src || !memcmp(s->addr[link], src, ETH_ALEN))
+		return STRIPE_FB_SRC_BOUND;
+	r->stats.wrong_addr++;
+	return STRIPE_FB_SRC_WRONG;
 }
 
 /* A frame arrived on link number @link with the header @wi (checked by
  * stripe_wire_parse()) and @skb its packet, header already pulled.
- * Consumes @skb; what may go up is appended to r->out.  False if the frame
- * was refused (counted).
+ * Consumes @skb; what may go up is appended to r->out.  Every check runs
+ * before any state moves.  True only for a frame of a sender we keep
+ * state for, from its address, taken: what says the link delivers (rx.c).
+ * False if refused (counted) or gone up without state (no_state).
  */
 bool stripe_reseq_frame(struct stripe_reseq *r,
 			const struct stripe_reseq_cfg *cfg, u32 link,
@@ -939,6 +951,7 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 {
 	bool marker = wi->flags & STRIPE_WIRE_F_MARKER;
 	struct stripe_rx_sender *s;
+	struct sk_buff *after = NULL;
 
 	if (link >= STRIPE_RX_LINKS) {
 		r->stats.malformed++;
@@ -947,6 +960,13 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 	}
 	s = stripe_reseq_sender(r, wi->sender);
 	if (s && !stripe_reseq_src_ok(r, s, link, now->src, now->ns)) {
+		kfree_skb(skb);
+		return false;
+	}
+	if (s && !marker && !stripe_reseq_data_ok(s, wi, &after)) {
+		/* too far ahead, or a duplicate */
+		r->stats.late++;
+		s->late++;
 		kfree_skb(skb);
 		return false;
 	}
@@ -965,14 +985,14 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 			r->stats.no_state++;
 			__skb_queue_tail(&r->out, skb);
 		}
-		return true;
+		return false;
 	}
 	stripe_reseq_note_link(r, s, cfg, link, wi, skb->len, now);
 	if (marker) {
 		r->stats.markers++;
 		kfree_skb(skb);
 	} else {
-		stripe_reseq_data(r, cfg, s, wi, skb, now->ns);
+		stripe_reseq_data(r, cfg, s, wi, skb, after, now->ns);
 	}
 	stripe_reseq_drain_sender(r, cfg, s, now->ns);
 	return true;

@@ -312,8 +312,15 @@ int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
 			       struct stripe_link_report *report);
 
 void stripe_reseq_init(struct stripe_reseq *r);
-bool stripe_reseq_addr_ok(struct stripe_reseq *r, u32 id, u32 link,
-			  const u8 *src, u64 now);
+/* Where a feedback frame comes from (stripe_reseq_fb_source()) */
+enum stripe_fb_source {
+	STRIPE_FB_SRC_BOUND,	/* the reporter's address on the link */
+	STRIPE_FB_SRC_UNBOUND,	/* no data of the reporter on the link */
+	STRIPE_FB_SRC_WRONG,	/* another address than its data's */
+};
+
+enum stripe_fb_source stripe_reseq_fb_source(struct stripe_reseq *r, u32 id,
+					     u32 link, const u8 *src);
 bool stripe_reseq_frame(struct stripe_reseq *r,
 			const struct stripe_reseq_cfg *cfg, u32 link,
 			const struct stripe_wire_info *wi, struct sk_buff *skb,

@@ -170,6 +170,7 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	struct stripe_rx *rx = &m->rx;
 	struct stripe_reseq_cfg cfg;
 	struct stripe_reseq_now now;
+	enum stripe_fb_source from;
 	struct stripe_wire_info wi;
 	const u8 *src;
 	u32 real_us;
@@ -186,11 +187,12 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	      link->dev->addr_len == ETH_ALEN ? eth_hdr(skb)->h_source : NULL;
 	if (wi.flags & STRIPE_WIRE_F_FEEDBACK) {
 		spin_lock(&rx->lock);
-		ok = stripe_reseq_addr_ok(&rx->reseq, wi.sender, link->id, src,
-					  ktime_get_ns());
+		from = stripe_reseq_fb_source(&rx->reseq, wi.sender, link->id,
+					      src);
 		spin_unlock(&rx->lock);
-		if (ok)
-			stripe_feedback_rx(m, link, skb, &wi);
+		if (from != STRIPE_FB_SRC_WRONG)
+			stripe_feedback_rx(m, link, skb, &wi,
+					   from == STRIPE_FB_SRC_BOUND);
 		else
 			kfree_skb(skb);
 		return;
@@ -236,7 +238,9 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	spin_unlock(&rx->lock);
 	if (!ok)
 		return;
-	/* Heard again: only a frame the resequencer believed says so */
+	/* Heard again: only a frame of a known sender, from its address,
+	 * taken by the resequencer says so
+	 */
 	if (unlikely(READ_ONCE(link->rx_silent))) {
 		WRITE_ONCE(link->rx_silent, false);
 		stripe_link_state_changed(m);

@@ -321,6 +321,9 @@ struct stripe_master {
 	u64 fb_rx_at;			/* ns of the last one taken, fb_lock */
 	u64 fb_rx_other;			/* about others, racy count */
 	u64 fb_rx_unsent;	/* from peers sent nothing lately, fb_lock */
+	u64 fb_rx_unknown;	/* from hosts we exchange no data with here,
+				 * fb_lock
+				 */
 	/* The peers (their ids) whose reports we take: one of their copies
 	 * came from where we send data (feedback.c), fb_lock
 	 */
@@ -415,7 +418,8 @@ void stripe_probe_rx6(struct stripe_master *m, struct stripe_link *link,
 void stripe_probe_set_target6(struct stripe_master *m,
 			      const struct in6_addr *addr);
 void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
-			struct sk_buff *skb, const struct stripe_wire_info *wi);
+			struct sk_buff *skb, const struct stripe_wire_info *wi,
+			bool bound);
 
 /* Is the link out of rotation (failover)?  Its peer is not heard on it,
  * or reports that it gets nothing on it.

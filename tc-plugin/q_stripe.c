@@ -324,7 +324,9 @@ static void stripe_print_markers(struct rtattr *tx, struct rtattr *rx)
 			      " rx %" PRIu64);
 }
 
-/* " feedback tx N rx N other N unsent N", if the kernel sends the counters */
+/* " feedback tx N rx N other N unsent N unknown N", if the kernel sends
+ * the counters
+ */
 static void stripe_print_feedback(struct rtattr **tb)
 {
 	if (!tb[TCA_STRIPE_MSTAT_TX_FEEDBACK] &&
@@ -337,6 +339,8 @@ static void stripe_print_feedback(struct rtattr **tb)
 			      " other %" PRIu64);
 	stripe_print_u64_stat(STRIPE_MSTAT(RX_FEEDBACK_UNSENT),
 			      " unsent %" PRIu64);
+	stripe_print_u64_stat(STRIPE_MSTAT(RX_FEEDBACK_UNKNOWN),
+			      " unknown %" PRIu64);
 }
 
 /*

@@ -14,6 +14,8 @@
  *  - what goes up is, per sender and flow, in strictly rising fseq order,
  *    but for frames counted late or without state (they go up as they
  *    come): never more out of order than those counters grew by;
+ *  - a frame the resequencer does not take (refused: wrong address, a
+ *    duplicate, too far ahead; or up without state) moves no state;
  *  - at the end nothing leaks (every frame and every state freed).
  */
 #include <stdio.h>
@@ -137,12 +139,16 @@ static void check_feedback_parse(const u8 *data, size_t size)
 		fail("feedback: reports read beyond the frame");
 }
 
-/* A refused frame moves no state: its sender's as before, nothing held
- * or released
+/* A frame the resequencer drops (refused) or passes up without state
+ * moves no state: its sender's as before but for the count of its refused
+ * frames, nothing held, nothing released but itself.  Whether it was taken
+ * is read from where it is, not from what stripe_reseq_frame() says; that
+ * must agree: true only for a frame it took, of a sender it has state for.
  */
 static struct stripe_rx_sender before;
 static bool before_had;
 static u32 before_held, before_out;
+static u64 before_no_state;
 
 static struct stripe_rx_sender *sender_of(struct stripe_reseq *r, u32 id)
 {
@@ -163,15 +169,58 @@ static void snapshot(struct stripe_reseq *r, u32 id)
 		memcpy(&before, s, sizeof(before));
 	before_held = r->held;
 	before_out = skb_queue_len(&r->out);
+	before_no_state = r->stats.no_state;
 }
 
-static void check_unmoved(struct stripe_reseq *r, u32 id)
+static bool queued(const struct sk_buff_head *q, const struct sk_buff *skb)
+{
+	const struct sk_buff *p;
+
+	skb_queue_walk(q, p)
+		if (p == skb)
+			return true;
+	return false;
+}
+
+/* Is @skb held, or on its way up? */
+static bool taken(struct stripe_reseq *r, const struct sk_buff *skb)
+{
+	int i, b;
+
+	if (queued(&r->out, skb))
+		return true;
+	for (i = 0; i < STRIPE_RX_SENDERS; i++)
+		for (b = 0; r->senders[i] && b < STRIPE_FLOW_BUCKETS; b++)
+			if (queued(&r->senders[i]->flows[b].held, skb))
+				return true;
+	return false;
+}
+
+static void check_unmoved(struct stripe_reseq *r, u32 id, bool up)
 {
 	struct stripe_rx_sender *s = sender_of(r, id);
 
+	if (s)
+		before.late = s->late;	/* a count, not state */
 	if (!s != !before_had || (s && memcmp(&before, s, sizeof(before))) ||
-	    r->held != before_held || skb_queue_len(&r->out) != before_out)
+	    r->held != before_held ||
+	    skb_queue_len(&r->out) != before_out + up)
 		fail("a refused frame moved state");
+}
+
+/* After stripe_reseq_frame() of @skb from sender @id said @ok */
+static void check_frame(struct stripe_reseq *r, u32 id,
+			const struct sk_buff *skb, bool ok)
+{
+	bool no_state = r->stats.no_state != before_no_state;
+	bool in = taken(r, skb);	/* (a dropped one is not looked at) */
+
+	if (ok && (!in || no_state || !sender_of(r, id)))
+		fail("a frame not taken, or without state, was believed");
+	if (!ok && in && !no_state)
+		fail("a frame taken was not believed");
+	if (!in || no_state)
+		check_unmoved(r, id, no_state);
 }
 
 /* The feedback a receiver would send: one report per link heard on */
@@ -228,11 +277,12 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			};
 			u64 tag = (u64)wi.sender << 40 | (u64)wi.flow << 32 |
 				  wi.fseq;
+			struct sk_buff *skb = frame_skb(64 + data[3], tag);
+			bool ok;
 
 			snapshot(&r, wi.sender);
-			if (!stripe_reseq_frame(&r, &cfg, link, &wi,
-						frame_skb(64 + data[3], tag), &t))
-				check_unmoved(&r, wi.sender);
+			ok = stripe_reseq_frame(&r, &cfg, link, &wi, skb, &t);
+			check_frame(&r, wi.sender, skb, ok);
 		}
 		/* bit 2: the pool's refill has not run yet */
 		if (!(data[2] & 4))

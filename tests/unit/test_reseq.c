@@ -1373,13 +1373,13 @@ static void test_wrong_addr(void)
 	      r.stats.in_order == 2,
 	      "addr: ... and moved nothing: its next real frame goes up in order");
 	__skb_queue_purge(&r.out);
-	check(!stripe_reseq_addr_ok(&r, 5, 0, other, now.ns) &&
+	check(stripe_reseq_fb_source(&r, 5, 0, other) == STRIPE_FB_SRC_WRONG &&
 	      r.stats.wrong_addr == 2,
 	      "addr: feedback in its name from another address is refused");
-	check(stripe_reseq_addr_ok(&r, 5, 0, peer, now.ns) &&
-	      stripe_reseq_addr_ok(&r, 5, 0, NULL, now.ns),
+	check(stripe_reseq_fb_source(&r, 5, 0, peer) == STRIPE_FB_SRC_BOUND &&
+	      stripe_reseq_fb_source(&r, 5, 0, NULL) == STRIPE_FB_SRC_BOUND,
 	      "addr: ... from its own, or with none known, it is not");
-	check(stripe_reseq_addr_ok(&r, 5, 1, other, now.ns),
+	check(stripe_reseq_fb_source(&r, 5, 1, other) == STRIPE_FB_SRC_UNBOUND,
 	      "addr: a link it was not heard on binds nothing");
 	/* Its address changed: believed once the old one was quiet 10 s */
 	now.ns += 9000 * MS;
@@ -1393,6 +1393,142 @@ static void test_wrong_addr(void)
 	check(ok && skb_queue_len(&r.out) == 1 && r.stats.wrong_addr == 3,
 	      "addr: a new address is believed once the old one was quiet 10 s");
 	__skb_queue_purge(&r.out);
+}
+
+/* Review K1: only a frame of a sender we keep state for, from its address,
+ * says that the link delivers (rx.c clears rx_silent on it)
+ */
+static void test_unknown_sender_says_nothing(void)
+{
+	static const u8 peer[ETH_ALEN] = { 2, 0, 0, 0, 0, 5 };
+	static const u8 other[ETH_ALEN] = { 2, 0, 0, 0, 0, 9 };
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .sender = 5 };
+	struct stripe_reseq_now now = { .ns = 1000 * MS, .src = peer };
+	bool ok;
+
+	start();
+	wi.gseq = 1;
+	wi.fseq = 1;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(ok && skb_queue_len(&r.out) == 1,
+	      "trust: a known sender's frame from its address is believed");
+	__skb_queue_purge(&r.out);
+	/* A third host marks in a name we keep no state for */
+	now.src = other;
+	wi.sender = 77;
+	wi.flags = STRIPE_WIRE_F_MARKER;
+	wi.proto = 0;
+	wi.fseq = 0;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(!ok && stripe_reseq_senders(&r) == 1 && !skb_queue_len(&r.out),
+	      "trust: a marker of an unknown sender is not believed");
+	/* ... or sends data under a new id from the peer's busy address:
+	 * up it goes, unordered, but it says nothing of the link
+	 */
+	now.src = peer;
+	wi.sender = 6;
+	wi.flags = 0;
+	wi.proto = htons(ETH_P_IP);
+	wi.gseq = 1;
+	wi.fseq = 1;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(!ok && r.stats.no_state == 1 && skb_queue_len(&r.out) == 1,
+	      "trust: data without state goes up, but is not believed");
+	__skb_queue_purge(&r.out);
+	/* The peer's own marker is */
+	wi.sender = 5;
+	wi.flags = STRIPE_WIRE_F_MARKER;
+	wi.proto = 0;
+	wi.fseq = 0;
+	ok = stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(ok, "trust: the peer's marker from its address is believed");
+}
+
+/* A frame from @src with @owd_us; what stripe_reseq_frame() said */
+static bool frame_from(u32 link, u32 sender, u32 gseq, u32 fseq,
+		       const u8 *src, u64 ns, s32 owd_us)
+{
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP),
+				       .sender = sender, .gseq = gseq,
+				       .fseq = fseq };
+	struct stripe_reseq_now now = { .ns = ns, .owd_us = owd_us,
+					.src = src };
+
+	return stripe_reseq_frame(&r, &cfg, link, &wi,
+				  frame_skb(1000, TAG(0, fseq)), &now);
+}
+
+/* Review K3: a frame that is refused (a duplicate, or too far ahead)
+ * moves no state: not the link's newest gseq, nor its delay baselines,
+ * nor the sender's address
+ */
+static void test_refused_frame_moves_nothing(void)
+{
+	static const u8 peer[ETH_ALEN] = { 2, 0, 0, 0, 0, 5 };
+	static const u8 other[ETH_ALEN] = { 2, 0, 0, 0, 0, 9 };
+	struct stripe_feedback_msg msg;
+	u64 now = 1000 * MS;
+	bool ok;
+
+	start();
+	frame_from(0, 5, 1, 1, peer, now, 100);
+	marker(1, 5, 1, now);
+	frame_from(0, 5, 3, 3, peer, now + 10 * US, 100);
+	check(OUT(TAG(0, 1)) && r.held == 1,
+	      "refused: a gap is held, its frame due on the other link");
+	/* Copies of the held frame, and one far ahead, on the other link:
+	 * believed, their gseq would say that link passed the gap
+	 */
+	ok = frame_from(1, 5, 100, 3, peer, now + 20 * US, -1000000);
+	ok |= frame_from(1, 5, 101, 3 + (1U << 30), peer, now + 30 * US,
+			 -1000000);
+	check(!ok && r.held == 1 && NOTHING_OUT() && !r.stats.lost_link,
+	      "refused: a duplicate or a frame too far ahead does not release the gap");
+	/* (a report: the next one shows the queue of the frames after it) */
+	stripe_reseq_feedback(&r, stripe_reseq_next_slot(&r, 0),
+			      now + 35 * US, 20 * MS, &msg);
+	frame_from(1, 5, 2, 2, peer, now + 40 * US, 100);
+	check(OUT(TAG(0, 2), TAG(0, 3)) && !r.stats.lost_link,
+	      "refused: ... which the real frame fills");
+	/* Their delay (-1 s) did not become the link's base: no queue shown */
+	check(stripe_reseq_feedback(&r, stripe_reseq_next_slot(&r, 0),
+				    now + 50 * US, 20 * MS, &msg) &&
+	      msg.n == 2 && msg.report[1].queue_us < 1000,
+	      "refused: ... and did not move the link's delay baseline");
+	/* After 10 s of quiet, a refused frame from another address does not
+	 * take the sender's place on the link
+	 */
+	now += 11000 * MS;
+	ok = frame_from(0, 5, 200, 4 + (1U << 30), other, now, 100);
+	check(!ok && frame_from(0, 5, 4, 4, peer, now + US, 100) &&
+	      OUT(TAG(0, 4)),
+	      "refused: ... nor bound the sender to another address");
+}
+
+/* Review K2: a report is believed from the address the reporter's data
+ * comes from on that link; from anywhere else it is not (feedback.c then
+ * takes it only from an address we send data to there)
+ */
+static void test_feedback_source(void)
+{
+	static const u8 peer[ETH_ALEN] = { 2, 0, 0, 0, 0, 5 };
+	static const u8 other[ETH_ALEN] = { 2, 0, 0, 0, 0, 9 };
+	u64 wrong;
+
+	start();
+	frame_from(0, 5, 1, 1, peer, 1000 * MS, 100);
+	__skb_queue_purge(&r.out);
+	wrong = r.stats.wrong_addr;
+	check(stripe_reseq_fb_source(&r, 5, 0, peer) == STRIPE_FB_SRC_BOUND &&
+	      stripe_reseq_fb_source(&r, 5, 0, NULL) == STRIPE_FB_SRC_BOUND,
+	      "fb source: from the reporter's address on the link (or none known)");
+	check(stripe_reseq_fb_source(&r, 5, 0, other) == STRIPE_FB_SRC_WRONG &&
+	      r.stats.wrong_addr == wrong + 1,
+	      "fb source: from another address: wrong, counted");
+	check(stripe_reseq_fb_source(&r, 77, 0, other) == STRIPE_FB_SRC_UNBOUND,
+	      "fb source: from a reporter we keep no state for: not bound");
+	check(stripe_reseq_fb_source(&r, 5, 1, other) == STRIPE_FB_SRC_UNBOUND,
+	      "fb source: on a link its data never came on: not bound");
 }
 
 int main(void)
@@ -1425,6 +1561,9 @@ int main(void)
 	test_senders_flood();
 	test_feedback_new_senders();
 	test_wrong_addr();
+	test_unknown_sender_says_nothing();
+	test_refused_frame_moves_nothing();
+	test_feedback_source();
 	test_parse_feedback();
 	test_feedback();
 	test_feedback_slow_link();

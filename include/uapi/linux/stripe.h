@@ -232,6 +232,10 @@ enum {
 					     * data lately, not applied
 					     */
 	TCA_STRIPE_MSTAT_RX_HELD_MEM,	/* memory held now: truesize, bytes */
+	TCA_STRIPE_MSTAT_RX_FEEDBACK_UNKNOWN, /* reports from an address that
+					       * sends us no data on that link
+					       * and gets none, dropped
+					       */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
@@ -404,8 +408,13 @@ enum {
  * copies came from an address it sent data to on that link, or the
  * reporter sent it data, within the last second;
  * TCA_STRIPE_MSTAT_RX_FEEDBACK_UNSENT counts the others): a host that
- * heard a probe reports links that carry nothing to it.  Its proto, flow,
- * link, gseq and fseq are 0; it moves no sequence state.  A report names a link
+ * heard a probe reports links that carry nothing to it.  Each copy counts
+ * only from the address the reporter's data comes from on its link
+ * (another: TCA_STRIPE_MSTAT_RX_WRONG_ADDR), or, if none does, from one
+ * the sender sent data to there, or whose reports counted there, within
+ * the last second (TCA_STRIPE_MSTAT_RX_FEEDBACK_UNKNOWN counts the
+ * others).  Its proto, flow, link, gseq and fseq are 0; it moves no
+ * sequence state.  A report names a link
  * STRIPE_WIRE_LINK_LOST when that link delivered nothing from the sender
  * for STRIPE_FEEDBACK_LOST_MS while the others did, or missed two of the
  * sender's marked bursts in a row (another link carried a newer gseq, it
