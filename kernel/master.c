@@ -573,7 +573,9 @@ static int stripe_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	return 0;
 }
 
-/* The statistics tc shows for a master qdisc, for "ip -s -d link" */
+/* The statistics tc shows for a master qdisc but its peers, for
+ * "ip -s -d link" (stripe_dump_master_xstats)
+ */
 static size_t stripe_get_xstats_size(const struct net_device *dev)
 {
 	const struct stripe_master *m = netdev_priv(dev);
@@ -587,7 +589,7 @@ static int stripe_fill_xstats(struct sk_buff *skb, const struct net_device *dev)
 	struct nlattr *nest;
 
 	nest = nla_nest_start_noflag(skb, IFLA_INFO_XSTATS);
-	if (!nest || stripe_dump_master_xstats(m, skb)) {
+	if (!nest || stripe_dump_master_xstats(m, skb, false)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

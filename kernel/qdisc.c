@@ -484,7 +484,7 @@ static int stripe_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	if (!app)
 		return -EMSGSIZE;
 	if (q->master)
-		err = stripe_dump_master_xstats(q->master, d->skb);
+		err = stripe_dump_master_xstats(q->master, d->skb, true);
 	else
 		err = stripe_dump_link_xstats(q->link, d->skb);
 	if (err) {

@@ -283,7 +283,9 @@ static int stripe_put_peer(struct sk_buff *skb,
 	return 0;
 }
 
-/* Bytes of the message the peers' lines leave to the rest of the dump */
+/* Bytes of the message the peers' lines leave to the rest of the qdisc's
+ * message (tc_fill_qdisc: TCA_STATS2's basic and queue counters, TCA_STATS)
+ */
 #define STRIPE_PEERS_ROOM	512
 /* ... and a link's line takes less than this (about 400 bytes) */
 #define STRIPE_LINK_ROOM	(STRIPE_PEERS_ROOM + 768)
@@ -321,7 +323,16 @@ static int stripe_put_peers(struct stripe_master *m, struct sk_buff *skb)
 	return 0;
 }
 
-int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb)
+/* The master's statistics: its counters, its links' and, with @peers, the
+ * peers heard lately, as many as the message holds.  Only tc's qdisc dump
+ * asks for peers: what follows there is small (STRIPE_PEERS_ROOM).  A link
+ * message (RTM_GETLINK, "ip -s -d link", and tc's own look-up of link names)
+ * adds the address families' attributes after ours and is sized by
+ * stripe_get_xstats_size(): filling it with peers made every such dump fail
+ * with EMSGSIZE while some hundred peers were heard.
+ */
+int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb,
+			      bool peers)
 {
 	struct stripe_link *link;
 	struct nlattr *links;
@@ -345,7 +356,7 @@ int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb)
 		}
 	}
 	nla_nest_end(skb, links);
-	return stripe_put_peers(m, skb);
+	return peers ? stripe_put_peers(m, skb) : 0;
 }
 
 int stripe_dump_link_xstats(struct stripe_link *link, struct sk_buff *skb)

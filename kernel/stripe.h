@@ -529,7 +529,8 @@ static inline void stripe_master_stats_read(const struct stripe_master *m,
 	stripe_stats_sum(m->stats, STRIPE_MASTER_NSTATS, (u64 *)c);
 }
 
-int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb);
+int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb,
+			      bool peers);
 int stripe_dump_link_xstats(struct stripe_link *link, struct sk_buff *skb);
 
 #endif /* _STRIPE_H */
