@@ -273,6 +273,10 @@ static int stripe_master_init(struct net_device *dev)
 	struct stripe_master *m = netdev_priv(dev);
 
 	m->dev = dev;
+	/* Its transmit nests the links' (qdisc busylock, xmit lock): classes
+	 * of its own, as bonding and team have, or lockdep sees recursion
+	 */
+	netdev_lockdep_set_classes(dev);
 	INIT_LIST_HEAD(&m->links);
 	m->sender_id = get_random_u32();
 	stripe_marker_init(m);

@@ -658,6 +658,25 @@ static void stripe_reseq_note_lseq(struct stripe_rx_sender *s, u32 link,
 	s->lseq[link] = lseq;
 }
 
+/* @s's gseq reached @gseq: a link that has been quiet long, or whose
+ * newest is more than STRIPE_RX_FSEQ_WINDOW behind, is put that far behind.
+ * It is behind either way (the link rule and feedback read it so), and it
+ * stays behind: left alone, after 2^31 of the sender's frames it would
+ * look ahead of every frame, its own next ones would count as reordered
+ * and gaps would be given up on at once (review K5).  Called every
+ * STRIPE_RX_REBASE_GSEQ of gseq, and when a link starts afresh.
+ */
+static void stripe_reseq_rebase(struct stripe_rx_sender *s, u32 gseq, u64 now)
+{
+	unsigned int i;
+
+	for_each_set_bit(i, s->links, STRIPE_RX_LINKS)
+		if ((s32)(gseq - s->newest[i]) > (s32)STRIPE_RX_FSEQ_WINDOW ||
+		    now - s->link_seen[i] > STRIPE_RX_REBASE_NS)
+			s->newest[i] = gseq - STRIPE_RX_FSEQ_WINDOW;
+	s->rebase_gseq = gseq;
+}
+
 /* What a frame (data or marker) tells about its link. */
 static void stripe_reseq_note_link(struct stripe_reseq *r,
 				   struct stripe_rx_sender *s,
@@ -668,6 +687,7 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 {
 	u32 gseq = wi->gseq;
 	u8 wire_link = wi->link;
+	bool fresh;
 
 	/* A probe says the link works, not that the sender is active: with
 	 * it the links the sender does not use would look silent.
@@ -698,7 +718,11 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 	} else if (wi->flags & STRIPE_WIRE_F_PROBE) {
 		s->fb_wanted_at = now->ns;
 	}
-	if (!test_bit(link, s->links)) {
+	fresh = !test_bit(link, s->links) ||
+		now->ns - s->link_seen[link] > STRIPE_RX_REBASE_NS;
+	if (fresh || (s32)(gseq - s->rebase_gseq) >= (s32)STRIPE_RX_REBASE_GSEQ)
+		stripe_reseq_rebase(s, gseq, now->ns);
+	if (fresh) {
 		__set_bit(link, s->links);
 		s->newest[link] = gseq;
 		s->lseq[link] = wi->lseq;

@@ -58,6 +58,13 @@
  * (down to about 100 kbit/s at MTU 1500 fits below it)
  */
 #define STRIPE_RX_LOST_MAX_NS	(256ULL * 1000 * 1000)
+/* A link quiet this long starts afresh on its next frame (its newest gseq
+ * and lseq tell nothing after so long), and every 2^28 of a sender's gseq
+ * its quiet links' newest are kept within 2^30 of it: seq_before() wraps
+ * at 2^31, after which a dead link's newest would look ahead (review K5).
+ */
+#define STRIPE_RX_REBASE_NS	(1000ULL * 1000 * 1000)
+#define STRIPE_RX_REBASE_GSEQ	BIT(28)
 #define STRIPE_RX_GAP_BUCKETS	9	/* < 1, 2, 4 .. 128 ms, and longer */
 /* The base one-way delay of a link is its least over one to two windows */
 #define STRIPE_RX_OWD_WINDOW_NS	(1000ULL * 1000 * 1000)
@@ -180,6 +187,7 @@ struct stripe_rx_sender {
 	/* links that held a gap to the hold bound, until heard again */
 	DECLARE_BITMAP(stale, STRIPE_RX_LINKS);
 	u32 newest[STRIPE_RX_LINKS];	/* newest gseq per link */
+	u32 rebase_gseq;		/* gseq of the last rebase */
 	u64 link_seen[STRIPE_RX_LINKS];	/* ns */
 	/* Per local link, for feedback: the sender's id of the link, its
 	 * address there, and what arrived (wrapping)

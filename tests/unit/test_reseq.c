@@ -1084,6 +1084,62 @@ static void test_feedback_new_senders(void)
 	      "feedback: 100 senders still new share 4 reports an interval, a busy one gets its own");
 }
 
+/* Review K5: a link stays dead while the sender's gseq runs past 2^31 (36
+ * minutes at 1 Mpps), then comes back.  Its newest gseq must not have
+ * wrapped ahead: its frames are not counted reordered, and its gaps are
+ * not given up on at once.  Then the whole sender goes quiet and comes
+ * back with a gseq that looks behind everything it sent before.
+ */
+static void test_gseq_wraps_past_a_dead_link(void)
+{
+	struct stripe_wire_info wi = { .proto = htons(ETH_P_IP), .sender = 7 };
+	struct stripe_reseq_now now = { .ns = 1000 * MS, .owd_us = 100 };
+	u32 fseq = 1, k;
+
+	start();
+	for (k = 0; k < 2; k++) {	/* both links heard */
+		wi.gseq = wi.fseq = fseq++;
+		stripe_reseq_frame(&r, &cfg, k, &wi, frame_skb(10, 0), &now);
+	}
+	/* link 1 dead: link 0 carries frames 2^28 of gseq apart (frames to
+	 * other hosts, not seen here), ten times, 10 ms apart
+	 */
+	for (k = 1; k <= 10; k++) {
+		now.ns += 10 * MS;
+		wi.gseq = k << 28;
+		wi.fseq = fseq++;
+		stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	}
+	__skb_queue_purge(&r.out);
+	now.ns += 10 * MS;
+	wi.gseq = (10U << 28) + 2;	/* link 1 is back: past a gap */
+	wi.fseq = fseq + 1;
+	stripe_reseq_frame(&r, &cfg, 1, &wi, frame_skb(10, 0), &now);
+	check(!r.stats.link_reordered && r.held == 1 && !r.stats.lost_link,
+	      "K5: a link back after 2^31 of gseq is behind, not ahead: its gap is held");
+	wi.gseq = (10U << 28) + 1;	/* the gap's frame, on link 0 */
+	wi.fseq = fseq;
+	stripe_reseq_frame(&r, &cfg, 0, &wi, frame_skb(10, 0), &now);
+	check(!r.stats.link_reordered && !r.held && !r.stats.lost_link &&
+	      skb_queue_len(&r.out) == 2,
+	      "K5: ... and the gap's frame releases both, in order");
+	__skb_queue_purge(&r.out);
+	/* Quiet 2 s; back with a gseq 3 * 2^30 on: it looks behind */
+	now.ns += 2000 * MS;
+	fseq += 2;
+	for (k = 0; k < 4; k++) {
+		wi.gseq = (10U << 28) + 3 + 3 * (1U << 30) + k;
+		wi.fseq = fseq++;
+		stripe_reseq_frame(&r, &cfg, k % 2, &wi, frame_skb(10, 0),
+				   &now);
+		now.ns += 10 * US;
+	}
+	check(!r.stats.link_reordered && !r.stats.lost_link &&
+	      skb_queue_len(&r.out) == 4,
+	      "K5: a sender quiet 2 s starts afresh on every link");
+	__skb_queue_purge(&r.out);
+}
+
 static void test_skew(void)
 {
 	struct stripe_reseq_now now = { .ns = 0 };
@@ -1554,6 +1610,7 @@ int main(void)
 	test_limits();
 	test_senders();
 	test_skew();
+	test_gseq_wraps_past_a_dead_link();
 	test_skew_under_queueing();
 	test_feedback_queueing();
 	test_feedback_lost();
