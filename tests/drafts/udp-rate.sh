@@ -14,7 +14,7 @@
 # for hours.  Each second must keep >= 95 % of what was offered, and the
 # loss be no more than reorder off's in the same boot plus one point.
 # Then the same with two flows, one each way.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/../lib.sh"
 require_vm
 stripe_load || exit 1
 OUT=$TOP/build/udp-rate.$$
