@@ -42,7 +42,11 @@ reseq=$(rx_stat rx_resequenced)
 log "reorder on: receiver OFO $ofo_on, resequenced $reseq," \
     "lost_link $(rx_stat rx_lost_link), lost_timeout $(rx_stat rx_lost_timeout)," \
     "late $(rx_stat rx_late), hold_max $(rx_stat rx_hold_max_us) us"
-check "the resequencer did the work (resequenced > 100)" test "${reseq:-0}" -gt 100
+check "the resequencer did the work (resequenced $reseq > 0)" test "${reseq:-0}" -gt 0
+# How much there is to put in order depends on the rate the stream
+# reached: a few dozen on a host at a third of its speed.
+check_timing "the resequencer did much of it (resequenced $reseq > 100)" \
+	test "${reseq:-0}" -gt 100
 hist=$(tc -n $BL -s -j qdisc show dev stripe0 | python3 -c '
 import json, sys
 h = json.load(sys.stdin)[0]["master"].get("rx_hold_hist", [])
@@ -83,8 +87,11 @@ log "hold bound: $hold_off us with hold-auto off; $1 us with it on, largest skew
 # With hold-auto the bound also grows by the late wait (frames that came
 # after their gap was given up), 0 while the links keep their order.
 check "hold-auto: the bound is hold-max plus twice the largest skew, and the late wait" \
-	test "${hold_off:-0}" = 50000 -a "${1:-0}" -gt 50000 -a \
-	$(( ${1:-0} - 50000 - 2 * ${2:-0} )) -ge -2
+	test "${hold_off:-0}" = 50000 -a $(( ${1:-0} - 50000 - 2 * ${2:-0} )) -ge -2
+# Above hold-max once the skews read above 0: the emulated delays of
+# 100-500 us read 0 on a host too slow to keep them.
+check_timing "hold-auto: the links' skews raise the bound above hold-max ($1 us)" \
+	test "${1:-0}" -gt 50000
 check "markers: the sender marks idle links and the receiver gets them" \
 	test "$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["master"].get("tx_markers", 0))')" -gt 0 -a \
 	"$(rx_stat rx_markers)" -gt 0
@@ -135,7 +142,11 @@ set -- $udp
 # than the hold bound) goes up late, out of order, rather than not at all:
 # the resequencer itself reorders nothing else.
 check "UDP over reorder on: datagrams arrive, none reordered but late ones ($2 <= $late)" \
-	test "${1:-0}" -gt 1000 -a "${2:-1}" -le "${late:-0}"
+	test "${1:-0}" -gt 0 -a "${2:-1}" -le "${late:-0}"
+# 300 Mbit/s for 3 s is about 14000; a host at a third of its speed
+# carries a few hundred.
+check_timing "UDP over reorder on: most datagrams arrive (received ${1:-0} > 1000)" \
+	test "${1:-0}" -gt 1000
 check_timing "UDP over reorder on: none arrives late (late $late)" \
 	test "${late:-1}" = 0
 
@@ -258,10 +269,13 @@ frames += [struct.pack(HDR, V, 0, 0x0800, 0x5EED0000 + i, 7, 0, 0,
 # source address (a host on the segment), far ahead in every flow and with
 # a wild clock: refused, nothing moves
 fake = dst[:5] + bytes([dst[5] ^ 0x55])
+# One a millisecond: a burst overflows the link's receive ring (veth's
+# holds 256) on a slow host, and those never reach stripe to be counted.
 for i in range(256):
     s.send(dst + fake + struct.pack("!H", 0x88B5) +
            struct.pack(HDR, V, 0, 0x0800, gw_id, i, 0, 0,
                        rnd.getrandbits(32), rnd.getrandbits(30), 0) + ip)
+    time.sleep(0.001)
 t = [0.0, 0.0]
 for k, f in enumerate(frames):
     if k == len(frames) - 40:
