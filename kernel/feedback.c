@@ -4,14 +4,13 @@
  * deliver, and the sender leaves a link its peer does not get.
  *
  * Receiving side: while a sender was heard within the last second, every
- * STRIPE_FEEDBACK_INTERVAL_MS a feedback frame goes to it on two of the
- * links it was heard on, taking turns, to its address there.  Each carries
- * a report of every one of its links (reseq.c, stripe_reseq_feedback()), so
- * a link cut both ways is reported over another.  A link is reported LOST
- * when it delivered nothing for STRIPE_FEEDBACK_LOST_MS while the sender's
- * other links did: the sender marks idle links every millisecond at most
- * (marker.c), so a working link is never that quiet while its sender is
- * active.
+ * STRIPE_FEEDBACK_INTERVAL_MS a feedback frame goes to it on every link it
+ * was heard on, to its address there.  Each carries a report of every one
+ * of its links (reseq.c, stripe_reseq_feedback()), so a link cut both ways
+ * is reported over the others.  A link is reported LOST when it delivered
+ * nothing for STRIPE_FEEDBACK_LOST_MS while the sender's other links did:
+ * the sender marks idle links every millisecond at most (marker.c), so a
+ * working link is never that quiet while its sender is active.
  *
  * Sending side: a report of LOST takes the link out of rotation at once
  * (link->peer_lost; the transmit path leaves it and the marker timer only
@@ -52,8 +51,6 @@
  * fifty report intervals, beyond any stall of a working peer
  */
 #define STRIPE_FB_UNANSWERED_NS	(500 * NSEC_PER_MSEC)
-/* Links each report goes on (stripe_fb_send()) */
-#define STRIPE_FB_COPIES	2
 
 static struct sk_buff *stripe_fb_build(struct stripe_master *m,
 				       struct net_device *dev,
@@ -104,27 +101,18 @@ static struct sk_buff *stripe_fb_build(struct stripe_master *m,
 	return skb;
 }
 
-/* Send @msg on two of our links its sender was heard on, taking turns.
- * Two: a report still gets through when one link is cut.  Taking turns:
- * each link carries one every few intervals, well within the
- * STRIPE_FB_PEER_NS in which the peer counts our address there
- * (stripe_fb_heard()).  Never more: a report on every link every interval
- * made the reports of a busy receiver outnumber its data, and on a slow CPU
- * starve it (the links' queues then grew until they were reported lost).
- */
+/* Send @msg on each of our links its sender was heard on */
 static void stripe_fb_send(struct stripe_master *m,
 			   const struct stripe_feedback_msg *msg)
 {
-	struct stripe_link *to[STRIPE_FB_COPIES] = {};
-	struct stripe_link *heard[STRIPE_RX_LINKS];
 	const struct stripe_table *t;
 	struct sk_buff *skb;
-	u32 i, n = 0, sent = 0;
 	const u8 *addr;
+	u32 i, sent = 0;
 
 	rcu_read_lock_bh();
 	t = rcu_dereference_bh(m->table);
-	for (i = 0; t && i < t->n && n < STRIPE_RX_LINKS; i++) {
+	for (i = 0; t && i < t->n; i++) {
 		struct stripe_link *link = t->slot[i].link;
 		struct net_device *dev = link->dev;
 
@@ -132,16 +120,7 @@ static void stripe_fb_send(struct stripe_master *m,
 		    !test_bit(link->id, msg->links) ||
 		    !netif_running(dev) || !netif_carrier_ok(dev))
 			continue;
-		heard[n++] = link;
-	}
-	/* The turn's link and the one halfway round from it */
-	for (i = 0; n && i < STRIPE_FB_COPIES && i < n; i++)
-		to[i] = heard[(m->fb_turn + i * n / STRIPE_FB_COPIES) % n];
-	m->fb_turn++;
-	for (i = 0; i < STRIPE_FB_COPIES && to[i]; i++) {
-		struct net_device *dev = to[i]->dev;
-
-		addr = msg->addr[to[i]->id];
+		addr = msg->addr[link->id];
 		if (dev->addr_len != ETH_ALEN || is_zero_ether_addr(addr))
 			addr = dev->broadcast;
 		skb = stripe_fb_build(m, dev, msg, addr);
@@ -446,7 +425,7 @@ bool stripe_feedback_unanswered(struct stripe_master *m,
 /* Under fb_lock: do we talk to the peer @id, whose report came from where
  * we sent data (@sent) or, through another of its links, lately did?
  * A flow pinned to one link (stripe-min) sends the peer data there alone;
- * its reports come on every link in turn.
+ * its reports come on every link.
  */
 static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
 			      u64 now)

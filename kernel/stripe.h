@@ -317,7 +317,6 @@ struct stripe_master {
 	unsigned long fb_armed;			/* bit 0: timer started */
 	struct stripe_feedback_msg fb_msg;	/* the timer's own */
 	u64 fb_tx;				/* frames sent, the timer */
-	u32 fb_turn;				/* the link to report on, the timer */
 	u64 fb_rx;				/* about us, fb_lock */
 	u64 fb_rx_at;			/* ns of the last one taken, fb_lock */
 	u64 fb_rx_other;			/* about others, racy count */

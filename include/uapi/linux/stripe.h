@@ -398,13 +398,12 @@ enum {
  * on what each of the sender's links delivers: a struct
  * stripe_wire_feedback and then its n struct stripe_wire_link_report, one
  * per link the sender was heard on.  A receiver sends it every
- * STRIPE_FEEDBACK_INTERVAL_MS on two of the links the sender was heard on,
- * taking turns (on each of them when there are two or fewer), to the
- * source address the sender used there, for as long as the sender
+ * STRIPE_FEEDBACK_INTERVAL_MS on every link the sender was heard on, to
+ * the source address the sender used there, for as long as the sender
  * was heard within the last second in a data frame sent to the receiver
  * alone (not to a group address: every host on the segment hears those,
  * and none reports on them) or in a probe; each copy carries every link,
- * so a link cut both ways is reported over another.  A sender takes a
+ * so a link cut both ways is reported over the others.  A sender takes a
  * report only from a peer it exchanges data with (one of the report's
  * copies came from an address it sent data to on that link, or the
  * reporter sent it data, within the last second;
