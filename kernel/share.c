@@ -304,16 +304,51 @@ static u32 stripe_share_cut(const struct stripe_slot *slot, u32 pace,
  * frames in flight: 400 ms of queue while its pace was cut, the stream at
  * 1 to 40 Mbit/s for a second and a half).  Such a link takes next to no
  * data (its markers still measure the queue) until its queue no longer
- * stands out; its pace is kept for then.  It takes twice the hold to
- * start: the queues of equal links differ by TCP's bursts, by some ms.
+ * stands out; its pace is kept for then.  It takes twice the hold
+ * (@room_us) to start: the queues of equal links differ by TCP's bursts,
+ * by some ms.
  */
-static bool stripe_share_draining(struct stripe_master *m,
-				  const struct stripe_link *link, s64 over_us)
+static bool stripe_share_draining(const struct stripe_link *link,
+				  s64 over_us, u32 room_us)
 {
-	u32 hold = max_t(u32, READ_ONCE(m->cfg.hold_max_us),
-			 STRIPE_SHARE_MARGIN_US);
+	return link->draining ? over_us > 0 : over_us > room_us;
+}
 
-	return link->draining ? over_us > 0 : over_us > 2 * (s64)hold;
+/* Twice the receiver's hold: a queue that stands out by this much drains,
+ * and a link that queues less has room for more
+ */
+static u32 stripe_share_room_us(struct stripe_master *m)
+{
+	return 2 * max_t(u32, READ_ONCE(m->cfg.hold_max_us),
+			 STRIPE_SHARE_MARGIN_US);
+}
+
+/* Under m->fb_lock: whether the links of @t other than @skip that carry
+ * their share (reported queue @q, neither lossy nor draining) have room for
+ * more: the least of their queues is short.  A link judged lossy gives
+ * its share to them; when every one of them queues, the bundle is fed more
+ * than it takes (one UDP flow near the links' rate, a burst): each link
+ * then loses frames off its full queue now and then, the others as much as
+ * it, and a cut would only move the overflow to them.  Judged lossy in
+ * turn, link after link, one UDP flow at 95 % of six links went to one
+ * link and delivered nothing for seconds (issue 27).  (A TCP stream over
+ * a link that loses 1 % keeps the queues short: the rule still acts.)
+ */
+static bool stripe_share_room(const struct stripe_table *t, const u32 *q,
+			      u32 skip, u32 room_us, u64 now)
+{
+	const struct stripe_link *link;
+	u32 i;
+
+	for (i = 0; i < t->n; i++) {
+		link = t->slot[i].link;
+		if (i == skip || q[i] == U32_MAX || link->draining ||
+		    time_before64(now, link->lossy_until))
+			continue;
+		if (q[i] < room_us)
+			return true;
+	}
+	return false;
 }
 
 /* Under m->fb_lock: reports @rep (@n of them) of the peer @reporter
@@ -323,7 +358,7 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 			const struct stripe_link_report *rep, int n,
 			u32 reporter, u64 now)
 {
-	u32 q[STRIPE_MAX_LINKS], count = 0, i, max = 0, pace;
+	u32 q[STRIPE_MAX_LINKS], count = 0, i, max = 0, pace, room_us;
 	const struct stripe_link_report *r;
 	u64 sum = 0, rates, shares, ended = 0;
 	struct stripe_link *link;
@@ -333,6 +368,7 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 	if (!t || now - m->share_at < STRIPE_SHARE_STEP_NS)
 		return;
 	m->share_at = now;
+	room_us = stripe_share_room_us(m);
 	same = m->share_reporter == reporter;
 	m->share_reporter = reporter;
 	rates = stripe_share_rates(t, rep, n, same, &shares);
@@ -352,8 +388,12 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 		sum += q[i];
 		count++;
 	}
+	/* A loss window that ended while the other links had no room is
+	 * the bundle's overflow, not this link's: it is not judged
+	 */
 	for (i = 0; i < t->n; i++)
-		if (ended & BIT_ULL(i))
+		if ((ended & BIT_ULL(i)) &&
+		    stripe_share_room(t, q, i, room_us, now))
 			stripe_share_lossy(t->slot[i].link, now);
 	/* Nothing to compare with: every link as it was (a stalled stream
 	 * leaves the links some reports without a frame: a drain cleared
@@ -380,7 +420,7 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 		pace = link->pace;
 		over = q[i] - mean - STRIPE_SHARE_MARGIN_US - mean / 2;
 		WRITE_ONCE(link->draining,
-			   stripe_share_draining(m, link, over));
+			   stripe_share_draining(link, over, room_us));
 		if (time_before64(now, link->lossy_until))
 			pace = STRIPE_PACE_LOSSY;
 		else if (over > 0)
