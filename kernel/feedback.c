@@ -285,8 +285,6 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 			    const struct stripe_link_report *rep, u32 reporter,
 			    u64 now)
 {
-	link->fb_report = *rep;
-	link->fb_report_at = now;
 	link->fb_reporter = reporter;
 	link->fb_omitted_since = 0;
 	WRITE_ONCE(link->fb_unanswered_since, 0);
@@ -458,7 +456,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 			bool bound)
 {
 	const unsigned int hlen = sizeof(struct stripe_wire_hdr);
-	struct stripe_link_report rep[STRIPE_WIRE_LINKS];
+	struct stripe_link_report *rep = m->fb_rep;
 	bool sent, sent_here;
 	struct stripe_table *t;
 	struct stripe_link *l;
@@ -470,8 +468,8 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 
 	n = -EINVAL;
 	if (pskb_may_pull(skb, skb->len))
-		n = stripe_wire_parse_feedback(skb->data + hlen,
-					       skb->len - hlen, &peer, rep);
+		n = stripe_wire_check_feedback(skb->data + hlen,
+					       skb->len - hlen, &peer);
 	if (n < 0) {
 		stripe_rx_count_malformed(m);
 		goto out;
@@ -514,6 +512,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	WRITE_ONCE(m->fb_rx, m->fb_rx + 1);
 	m->fb_rx_at = now;
 	stripe_fb_heard(link, src, now);
+	stripe_wire_read_feedback(skb->data + hlen, rep);
 	t = rcu_dereference(m->table);	/* rx handler: rcu_read_lock() */
 	for (i = 0; i < n; i++) {
 		mentioned |= BIT_ULL(rep[i].link);

@@ -289,12 +289,8 @@ static int stripe_master_init(struct net_device *dev)
 		goto err;
 	if (stripe_master_rebuild(m))
 		goto err;
-	if (stripe_rx_init(m))
-		goto err_table;
+	stripe_rx_init(m);
 	return 0;
-err_table:
-	stripe_table_free(rtnl_dereference(m->table));
-	RCU_INIT_POINTER(m->table, NULL);
 err:
 	free_percpu(m->srr);
 	free_percpu(m->stats);

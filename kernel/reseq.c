@@ -84,11 +84,11 @@ int stripe_wire_parse(const void *data, unsigned int len,
 }
 
 /* Check the body of a feedback frame (@data: what follows the header):
- * the number of reports, or -EINVAL.  @report has room for
- * STRIPE_WIRE_LINKS.
+ * the number of reports, or -EINVAL; @peer, the id it is about.  Nothing
+ * else is read: the caller takes the reports with
+ * stripe_wire_read_feedback() once it knows it wants them.
  */
-int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
-			       struct stripe_link_report *report)
+int stripe_wire_check_feedback(const void *data, unsigned int len, u32 *peer)
 {
 	const struct stripe_wire_feedback *fb = data;
 	const struct stripe_wire_link_report *w;
@@ -98,11 +98,26 @@ int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
 	    len < sizeof(*fb) + fb->n * sizeof(*w))
 		return -EINVAL;
 	w = (const void *)(fb + 1);
-	for (i = 0; i < fb->n; i++, w++) {
+	for (i = 0; i < fb->n; i++, w++)
 		if (w->link >= STRIPE_WIRE_LINKS ||
 		    w->state < STRIPE_WIRE_LINK_DELIVERING ||
 		    w->state > STRIPE_WIRE_LINK_UNKNOWN)
 			return -EINVAL;
+	*peer = get_unaligned_be32(&fb->peer);
+	return fb->n;
+}
+
+/* The reports of a body stripe_wire_check_feedback() passed, in host
+ * order, into @report (room for STRIPE_WIRE_LINKS); their number.
+ */
+unsigned int stripe_wire_read_feedback(const void *data,
+				       struct stripe_link_report *report)
+{
+	const struct stripe_wire_feedback *fb = data;
+	const struct stripe_wire_link_report *w = (const void *)(fb + 1);
+	unsigned int i;
+
+	for (i = 0; i < fb->n; i++, w++) {
 		report[i].link = w->link;
 		report[i].state = w->state;
 		report[i].age_ms = get_unaligned_be16(&w->age_ms);
@@ -111,8 +126,18 @@ int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
 		report[i].queue_us = get_unaligned_be32(&w->queue_us);
 		report[i].lost = get_unaligned_be32(&w->lost);
 	}
-	*peer = get_unaligned_be32(&fb->peer);
 	return fb->n;
+}
+
+/* Both: the number of reports read into @report, or -EINVAL */
+int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
+			       struct stripe_link_report *report)
+{
+	int n = stripe_wire_check_feedback(data, len, peer);
+
+	if (n >= 0)
+		stripe_wire_read_feedback(data, report);
+	return n;
 }
 
 static unsigned int stripe_hist_bucket(u64 us)
@@ -1022,23 +1047,16 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 	return true;
 }
 
-/* Time passed: release what the rules now allow.  True if frames are
- * still held (call again later).
+/* Time passed: release what the rules now allow (r->held says whether
+ * frames are still held, rx.c)
  */
-bool stripe_reseq_tick(struct stripe_reseq *r,
+void stripe_reseq_tick(struct stripe_reseq *r,
 		       const struct stripe_reseq_cfg *cfg, u64 now)
 {
-	struct stripe_rx_sender *s;
-	bool pending = false;
 	u32 i;
 
-	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS) {
-		s = r->senders[i];
-		stripe_reseq_drain_sender(r, cfg, s, now);
-		if (!bitmap_empty(s->pending, STRIPE_FLOW_BUCKETS))
-			pending = true;
-	}
-	return pending;
+	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS)
+		stripe_reseq_drain_sender(r, cfg, r->senders[i], now);
 }
 
 /* An empty resequencer, its pool empty too (stripe_reseq_pool_put()) */

@@ -316,6 +316,9 @@ struct stripe_reseq {
 
 int stripe_wire_parse(const void *data, unsigned int len,
 		      struct stripe_wire_info *wi);
+int stripe_wire_check_feedback(const void *data, unsigned int len, u32 *peer);
+unsigned int stripe_wire_read_feedback(const void *data,
+				       struct stripe_link_report *report);
 int stripe_wire_parse_feedback(const void *data, unsigned int len, u32 *peer,
 			       struct stripe_link_report *report);
 
@@ -333,7 +336,7 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 			const struct stripe_reseq_cfg *cfg, u32 link,
 			const struct stripe_wire_info *wi, struct sk_buff *skb,
 			const struct stripe_reseq_now *now);
-bool stripe_reseq_tick(struct stripe_reseq *r,
+void stripe_reseq_tick(struct stripe_reseq *r,
 		       const struct stripe_reseq_cfg *cfg, u64 now);
 void stripe_reseq_destroy(struct stripe_reseq *r);
 bool stripe_reseq_pool_low(const struct stripe_reseq *r);

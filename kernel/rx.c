@@ -307,7 +307,7 @@ static void stripe_rx_pool_work(struct work_struct *work)
 	stripe_rx_pool_fill(container_of(work, struct stripe_rx, pool_work));
 }
 
-int stripe_rx_init(struct stripe_master *m)
+void stripe_rx_init(struct stripe_master *m)
 {
 	struct stripe_rx *rx = &m->rx;
 
@@ -320,7 +320,6 @@ int stripe_rx_init(struct stripe_master *m)
 	__skb_queue_head_init(&rx->up);
 	netif_napi_add(m->dev, &rx->napi, stripe_rx_poll);
 	napi_enable(&rx->napi);
-	return 0;
 }
 
 /* The master is going away: no frame can arrive any more (its links have

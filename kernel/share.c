@@ -358,7 +358,7 @@ void stripe_share_adapt(struct stripe_master *m, struct stripe_table *t,
 			const struct stripe_link_report *rep, int n,
 			u32 reporter, u64 now)
 {
-	u32 q[STRIPE_MAX_LINKS], count = 0, i, max = 0, pace, room_us;
+	u32 *q = m->share_q, count = 0, i, max = 0, pace, room_us;
 	const struct stripe_link_report *r;
 	u64 sum = 0, rates, shares, ended = 0;
 	struct stripe_link *link;

@@ -150,8 +150,6 @@ struct stripe_link {
 	u32 fb_left_after_ms;	/* the last loss: ms since it delivered */
 	u64 fb_left;		/* times taken out */
 	u64 fb_back;		/* times brought back */
-	struct stripe_link_report fb_report;	/* the peer's last */
-	u64 fb_report_at;	/* ns */
 	/* ns, the peer's last report that the link delivers (read without
 	 * fb_lock by the marker timer: while recent, the peer's silence on
 	 * the link is the other direction's fault, not a reason to leave it)
@@ -316,6 +314,10 @@ struct stripe_master {
 	struct hrtimer fb_timer;		/* runs while senders are heard */
 	unsigned long fb_armed;			/* bit 0: timer started */
 	struct stripe_feedback_msg fb_msg;	/* the timer's own */
+	/* The report being applied, fb_lock: kept here, not on the
+	 * softirq stack (1.5 KiB)
+	 */
+	struct stripe_link_report fb_rep[STRIPE_WIRE_LINKS];
 	u64 fb_tx;				/* frames sent, the timer */
 	u64 fb_rx;				/* about us, fb_lock */
 	u64 fb_rx_at;			/* ns of the last one taken, fb_lock */
@@ -333,6 +335,7 @@ struct stripe_master {
 	} fb_talk[STRIPE_TX_PEERS];
 	u64 share_at;				/* share.c: last step, fb_lock */
 	u32 share_reporter;			/* ... and whose report */
+	u32 share_q[STRIPE_MAX_LINKS];	/* ... each link's queue, us, a step's */
 	/* share.c, fb_lock: every link's loss windows (sent, lost) summed */
 	struct stripe_loss_count loss_all;
 	/* link.c: announces links that left or rejoined rotation */
@@ -458,7 +461,7 @@ bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link);
 bool stripe_rx_sends_data(struct stripe_master *m, u32 id, u64 now);
 u64 stripe_hold_ns(const struct stripe_master *m);
 void stripe_rx_update_skew(struct stripe_master *m);
-int stripe_rx_init(struct stripe_master *m);
+void stripe_rx_init(struct stripe_master *m);
 void stripe_rx_destroy(struct stripe_master *m);
 
 /* xmit.c */

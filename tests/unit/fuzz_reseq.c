@@ -132,6 +132,9 @@ static void check_feedback_parse(const u8 *data, size_t size)
 	u32 peer;
 	int n = stripe_wire_parse_feedback(data, size, &peer, rep);
 
+	if (n != stripe_wire_check_feedback(data, size, &peer))
+		fail("feedback: the check and the parse disagree");
+
 	if (n >= 0 &&
 	    (n > STRIPE_WIRE_LINKS ||
 	     sizeof(struct stripe_wire_feedback) +

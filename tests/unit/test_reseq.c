@@ -164,8 +164,18 @@ static void test_parse_feedback(void)
 	      rep[1].frames == 1001 && rep[1].queue_us == 301 &&
 	      rep[1].lost == 21,
 	      "feedback: two reports read in host order");
+	memset(rep, 0, sizeof(rep));
+	peer = 0;
+	check(stripe_wire_check_feedback(buf, len, &peer) == 2 && peer == 42 &&
+	      rep[0].link == 0 && rep[1].frames == 0,
+	      "feedback: the check alone reads the peer, not the reports");
+	check(stripe_wire_read_feedback(buf, rep) == 2 && rep[1].link == 2 &&
+	      rep[1].frames == 1001 && rep[1].lost == 21,
+	      "feedback: ... which are read once it passed");
 	check(stripe_wire_parse_feedback(buf, len - 1, &peer, rep) == -EINVAL,
 	      "feedback: a report cut short is refused");
+	check(stripe_wire_check_feedback(buf, len - 1, &peer) == -EINVAL,
+	      "feedback: ... by the check alone too");
 	len = fb_body(buf, 42, STRIPE_WIRE_LINKS + 1, STRIPE_WIRE_LINK_LOST);
 	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == -EINVAL,
 	      "feedback: more reports than links is refused");
@@ -178,6 +188,8 @@ static void test_parse_feedback(void)
 	len = fb_body(buf, 42, STRIPE_WIRE_LINKS, STRIPE_WIRE_LINK_DELIVERING);
 	check(stripe_wire_parse_feedback(buf, len, &peer, rep) == -EINVAL,
 	      "feedback: a link id out of range is refused");
+	check(stripe_wire_check_feedback(buf, len, &peer) == -EINVAL,
+	      "feedback: ... by the check alone too");
 }
 
 /* A frame with the sender's link id @wlink, a probe if @probe */
