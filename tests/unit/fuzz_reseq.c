@@ -211,13 +211,25 @@ static void check_unmoved(struct stripe_reseq *r, u32 id, bool up)
 		fail("a refused frame moved state");
 }
 
-/* After stripe_reseq_frame() of @skb from sender @id said @ok */
-static void check_frame(struct stripe_reseq *r, u32 id,
+/* After stripe_reseq_frame() of @skb from sender @id said @ok.  A marker
+ * is consumed whether believed or not: nothing shows where it went, so
+ * only its sender's state can say (believed: one we keep state for).
+ */
+static void check_frame(struct stripe_reseq *r, u32 id, bool marker,
 			const struct sk_buff *skb, bool ok)
 {
 	bool no_state = r->stats.no_state != before_no_state;
-	bool in = taken(r, skb);	/* (a dropped one is not looked at) */
+	bool in = !marker && taken(r, skb); /* (a freed one is not read) */
 
+	if (marker) {
+		if (no_state)
+			fail("a marker went up");
+		if (ok && !sender_of(r, id))
+			fail("a marker of a sender without state was believed");
+		if (!ok)
+			check_unmoved(r, id, false);
+		return;
+	}
 	if (ok && (!in || no_state || !sender_of(r, id)))
 		fail("a frame not taken, or without state, was believed");
 	if (!ok && in && !no_state)
@@ -285,7 +297,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 			snapshot(&r, wi.sender);
 			ok = stripe_reseq_frame(&r, &cfg, link, &wi, skb, &t);
-			check_frame(&r, wi.sender, skb, ok);
+			check_frame(&r, wi.sender,
+				    wi.flags & STRIPE_WIRE_F_MARKER, skb, ok);
 		}
 		/* bit 2: the pool's refill has not run yet */
 		if (!(data[2] & 4))
