@@ -15,10 +15,8 @@ const struct stripe_opt stripe_ip_master_opts[] = {
 const size_t stripe_ip_master_nopts = STRIPE_ARRAY_SIZE(stripe_ip_master_opts);
 
 const struct stripe_opt stripe_ip_slave_opts[] = {
-	STRIPE_OPT("weight", IFLA_STRIPE_LINK_WEIGHT, STRIPE_ARG_WEIGHT,
-		   1, STRIPE_WEIGHT_MAX),
-	STRIPE_OPT("limit", IFLA_STRIPE_LINK_LIMIT, STRIPE_ARG_U32,
-		   1, STRIPE_LIMIT_MAX),
+	/* weight auto is sent as 0: IFLA_STRIPE_LINK_WEIGHT's "from the speed" */
+	STRIPE_LINK_OPTS(IFLA_STRIPE_LINK_WEIGHT, IFLA_STRIPE_LINK_LIMIT),
 };
 const size_t stripe_ip_slave_nopts = STRIPE_ARRAY_SIZE(stripe_ip_slave_opts);
 

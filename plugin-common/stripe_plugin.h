@@ -70,6 +70,17 @@ struct stripe_opt {
 		   STRIPE_ARG_TIME, STRIPE_PROBE_INTERVAL_US_MIN,	\
 		   STRIPE_PROBE_INTERVAL_US_MAX)
 
+/*
+ * A link's options, the same words in tc and ip.  "weight auto" (value
+ * 0) is the weight derived from the link speed; each plugin sends it as
+ * its attribute family allows (q_stripe.c, parse.c).
+ */
+#define STRIPE_LINK_OPTS(weight_attr, limit_attr)			\
+	STRIPE_OPT("weight", weight_attr, STRIPE_ARG_WEIGHT,		\
+		   1, STRIPE_WEIGHT_MAX),				\
+	STRIPE_OPT("limit", limit_attr, STRIPE_ARG_U32,			\
+		   1, STRIPE_LIMIT_MAX)
+
 /* The option called @name in @opts, or NULL */
 const struct stripe_opt *stripe_find_opt(const struct stripe_opt *opts,
 					 size_t nopts, const char *name);

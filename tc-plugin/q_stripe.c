@@ -40,7 +40,8 @@
 static void explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... stripe master NAME [ weight N ] [ limit PACKETS ]\n"
+		"Usage: ... stripe master NAME [ weight N|auto ]"
+		" [ limit PACKETS ]\n"
 		"       ... stripe [ reorder on|off ] [ quantum BYTES ]\n"
 		"                  [ hold-max TIME ] [ flow-limit PACKETS ]\n"
 		"                  [ buffer-limit PACKETS ]"
@@ -51,8 +52,9 @@ static void explain(void)
 		"\n"
 		"On a link (any device but a stripe master):\n"
 		"  master NAME          master to join (required to join)\n"
-		"  weight N             share of bytes, 1..%u\n"
-		"                       (default: from the link speed)\n"
+		"  weight N|auto        share of bytes, 1..%u\n"
+		"                       (auto, the default: from the link\n"
+		"                       speed; auto only with tc qdisc add)\n"
 		"  limit PACKETS        queue for traffic sent to the link,\n"
 		"                       1..%u\n"
 		"On a stripe master:\n"
@@ -83,10 +85,7 @@ static void explain(void)
  */
 static const struct stripe_opt stripe_opts[] = {
 	STRIPE_OPT("master", TCA_STRIPE_MASTER, STRIPE_ARG_IFNAME, 0, 0),
-	STRIPE_OPT("weight", TCA_STRIPE_WEIGHT, STRIPE_ARG_U32,
-		   1, STRIPE_WEIGHT_MAX),
-	STRIPE_OPT("limit",  TCA_STRIPE_LIMIT,  STRIPE_ARG_U32,
-		   1, STRIPE_LIMIT_MAX),
+	STRIPE_LINK_OPTS(TCA_STRIPE_WEIGHT, TCA_STRIPE_LIMIT),
 	STRIPE_MASTER_OPTS(TCA),
 };
 
@@ -144,6 +143,18 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 	}
 	if (stripe_parse_value(o, arg, &val, why, sizeof(why), sprint_time))
 		return stripe_invalid(o, arg, why);
+	if (o->arg == STRIPE_ARG_WEIGHT && val == 0) {
+		/*
+		 * The kernel refuses TCA_STRIPE_WEIGHT 0; no attribute means
+		 * auto when the qdisc is created, but "keep the weight" on a
+		 * change, which would ignore "auto" without a word.
+		 */
+		if (n->nlmsg_flags & NLM_F_EXCL)
+			return 0;
+		fprintf(stderr,
+			"stripe: weight auto: only with \"tc qdisc add\"; on a link that exists: ip link set DEV type stripe_slave weight auto\n");
+		return -1;
+	}
 	if (o->arg == STRIPE_ARG_ONOFF)
 		return addattr8(n, STRIPE_NL_MAXLEN, o->attr, val);
 	return addattr32(n, STRIPE_NL_MAXLEN, o->attr, val);

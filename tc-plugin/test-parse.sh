@@ -567,16 +567,24 @@ fi
 
 # --- 2. help and parse errors -------------------------------------------
 
-# Runs "tc qdisc add dev lo root stripe ARGS" through the shim; sets rc,
+# Runs "tc qdisc CMD dev lo root stripe ARGS" through the shim; sets rc,
 # and leaves stderr in $tmp/err and the decoded request in $tmp/sent
 # (absent if tc sent none).
-tc_add()
+tc_run()
 {
+	local cmd=$1
+
+	shift
 	rm -f "$tmp/sent"
 	STRIPE_SHIM_OUT=$tmp/sent LD_PRELOAD=$tmp/shim.so \
-		"$TC" qdisc add dev lo root stripe "$@" \
+		"$TC" qdisc "$cmd" dev lo root stripe "$@" \
 		>"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
+}
+
+tc_add()
+{
+	tc_run add "$@"
 }
 
 tc_add help
@@ -616,10 +624,13 @@ expect_fail()
 expect_fail "weight 0" 'invalid weight "0": must be 1..1000' weight 0
 expect_fail "weight 1001" 'invalid weight "1001": must be 1..1000' \
 	master stripe0 weight 1001
-expect_fail "negative weight" 'invalid weight "-1": expected a number' \
-	weight -1
-expect_fail "weight with junk" 'invalid weight "5x": expected a number' \
-	weight 5x
+expect_fail "negative weight" \
+	'invalid weight "-1": expected "auto" or a number' weight -1
+expect_fail "weight with junk" \
+	'invalid weight "5x": expected "auto" or a number' weight 5x
+# ip's spelling too; "Auto" is no more ip's than tc's
+expect_fail "weight Auto" 'invalid weight "Auto": expected "auto" or a number' \
+	weight Auto
 expect_fail "weight without a value" 'option "weight" needs a value' \
 	master stripe0 weight
 expect_fail "reorder maybe" \
@@ -704,6 +715,29 @@ expect_sent "a link joining a master" \
 	master stripe0 weight 7 limit 500
 expect_sent "weight bounds" "$(printf 'weight=1\nweight=1000')" \
 	weight 1 weight 1000
+# TCA_STRIPE_WEIGHT has no "auto": absent is, when the qdisc is created
+expect_sent "weight auto as no weight" "$(printf 'master=stripe0\nlimit=500')" \
+	master stripe0 weight auto limit 500
+
+# "weight auto" on a change or replace would keep the weight in force
+for cmd in change replace; do
+	tc_run $cmd weight auto
+	if [ $rc -eq 1 ] && grep -qF 'weight auto: only with "tc qdisc add"' \
+	   "$tmp/err" && [ ! -e "$tmp/sent" ]; then
+		ok "rejects weight auto on tc qdisc $cmd"
+	else
+		not_ok "rejects weight auto on tc qdisc $cmd" "rc=$rc" \
+			"got: $(head -2 "$tmp/err" | tr '\n' '|')" \
+			"request sent: $([ -e "$tmp/sent" ] && echo yes || echo no)"
+	fi
+done
+tc_run change weight 3
+if [ -e "$tmp/sent" ] && grep -qx 'weight=3' "$tmp/sent"; then
+	ok "encodes weight 3 on tc qdisc change"
+else
+	not_ok "encodes weight 3 on tc qdisc change" "rc=$rc" \
+		"got: $(head -2 "$tmp/err" | tr '\n' '|')"
+fi
 expect_sent "master options" \
 	"$(printf 'reorder=1\nquantum=9000\nhold_max_us=10000\nflow_limit=64\nbuffer_limit=4096\nstripe_min=65536')" \
 	reorder on quantum 9000 hold-max 10ms flow-limit 64 \
