@@ -24,13 +24,21 @@ for so in link_stripe.so link_stripe_slave.so; do
 		fi
 	done
 done
-# ip finds the plugin itself: help comes from it, and a bad value is
-# refused before anything is sent to the kernel.
+# ip finds the plugin itself: help comes from it, and a bad value or a
+# repeated option is refused before anything is sent to the kernel.
 out=$(IP_LIB_DIR=$PWD "$IP" link add stripe-t0 type stripe reorder maybe 2>&1)
 if grep -q 'invalid reorder "maybe"' <<<"$out"; then
 	echo "ok - ip loads link_stripe.so and refuses a bad value"
 else
 	echo "not ok - ip with IP_LIB_DIR=$PWD: $out"
+	rc=1
+fi
+out=$(IP_LIB_DIR=$PWD "$IP" link add stripe-t0 type stripe reorder on \
+	reorder off 2>&1)
+if grep -q 'duplicate "reorder": "off" is the second value' <<<"$out"; then
+	echo "ok - ip refuses an option given twice"
+else
+	echo "not ok - reorder given twice: $out"
 	rc=1
 fi
 out=$(IP_LIB_DIR=$PWD "$IP" link add stripe-t0 type stripe help 2>&1)

@@ -81,6 +81,26 @@ struct stripe_opt {
 	STRIPE_OPT("limit", limit_attr, STRIPE_ARG_U32,			\
 		   1, STRIPE_LIMIT_MAX)
 
+/*
+ * The attributes a command line has set, so that an option given twice
+ * is refused, as iproute2 refuses one (duparg()), instead of being sent
+ * twice for the kernel to keep the last.  probe-target counts once per
+ * attribute: an IPv4 and an IPv6 target may both be given.
+ */
+struct stripe_seen {
+	__u64 attrs;
+};
+
+_Static_assert(TCA_STRIPE_MAX < 64 && IFLA_STRIPE_MAX < 64 &&
+	       IFLA_STRIPE_LINK_MAX < 64, "struct stripe_seen too small");
+
+/*
+ * Marks @attr, set by option @o with value @arg: 0, or -1 after writing
+ * why into @why if it was set before (the caller prints "stripe: WHY").
+ */
+int stripe_seen_attr(struct stripe_seen *seen, const struct stripe_opt *o,
+		     int attr, const char *arg, char *why, size_t size);
+
 /* The option called @name in @opts, or NULL */
 const struct stripe_opt *stripe_find_opt(const struct stripe_opt *opts,
 					 size_t nopts, const char *name);

@@ -113,8 +113,19 @@ static int stripe_invalid(const struct stripe_opt *o, const char *arg,
 	return -1;
 }
 
+static int stripe_dup(struct stripe_seen *seen, const struct stripe_opt *o,
+		      int attr, const char *arg)
+{
+	char why[192];
+
+	if (!stripe_seen_attr(seen, o, attr, arg, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "stripe: %s\n", why);
+	return -1;
+}
+
 static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
-			    struct nlmsghdr *n)
+			    struct stripe_seen *seen, struct nlmsghdr *n)
 {
 	char why[2 * TC_SPRINT_BSIZE + 32];
 	__u32 val;
@@ -126,6 +137,8 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 				 IFNAMSIZ - 1);
 			return stripe_invalid(o, arg, why);
 		}
+		if (stripe_dup(seen, o, o->attr, arg))
+			return -1;
 		return addattr_l(n, STRIPE_NL_MAXLEN, o->attr, arg,
 				 strlen(arg) + 1);
 	}
@@ -136,6 +149,9 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 		if (stripe_parse_addr(o, arg, &v, why, sizeof(why)))
 			return stripe_invalid(o, arg, why);
 		for (i = 0; i < v.n; i++)
+			if (stripe_dup(seen, o, v.a[i].attr, arg))
+				return -1;
+		for (i = 0; i < v.n; i++)
 			if (addattr_l(n, STRIPE_NL_MAXLEN, v.a[i].attr,
 				      v.a[i].data, v.a[i].len))
 				return -1;
@@ -143,6 +159,8 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 	}
 	if (stripe_parse_value(o, arg, &val, why, sizeof(why), sprint_time))
 		return stripe_invalid(o, arg, why);
+	if (stripe_dup(seen, o, o->attr, arg))
+		return -1;
 	if (o->arg == STRIPE_ARG_WEIGHT && val == 0) {
 		/*
 		 * The kernel refuses TCA_STRIPE_WEIGHT 0; no attribute means
@@ -164,6 +182,7 @@ static int stripe_parse_opt(struct qdisc_util *qu __maybe_unused,
 			    int argc, char **argv, struct nlmsghdr *n,
 			    const char *dev __maybe_unused)
 {
+	struct stripe_seen seen = { 0 };
 	const struct stripe_opt *o;
 	struct rtattr *tail;
 
@@ -192,7 +211,7 @@ static int stripe_parse_opt(struct qdisc_util *qu __maybe_unused,
 		}
 		argc--;
 		argv++;
-		if (stripe_parse_one(o, *argv, n) < 0)
+		if (stripe_parse_one(o, *argv, &seen, n) < 0)
 			return -1;
 	}
 
