@@ -9,7 +9,9 @@
  * mismatch is no compile error but a crash in ip.  The helpers it calls
  * (libnetlink, json_print) are tc's too: ../plugin-common/iproute2_abi.h.
  * "make check" checks that every symbol the plugin imports is exported
- * by the ip binary.
+ * by the ip binary, and "make abi-check IPROUTE2_SRC=..." compiles every
+ * declaration here and in iproute2_abi.h against iproute2's own headers
+ * (abi-check.c).
  */
 #ifndef _STRIPE_IP_ABI_H
 #define _STRIPE_IP_ABI_H
@@ -17,6 +19,9 @@
 #include "../plugin-common/iproute2_abi.h"
 
 /* ip/ip_common.h: ip walks this by field offset, so order is the ABI */
+#ifdef STRIPE_ABI_CHECK
+#define link_util stripe_abi_link_util	/* abi-check.c: beside ip's */
+#endif
 struct link_util {
 	struct link_util *next;
 	const char *id;
@@ -30,7 +35,14 @@ struct link_util {
 			   FILE *f);
 	int (*parse_ifla_xstats)(struct link_util *lu, int argc, char **argv);
 	int (*print_ifla_xstats)(struct nlmsghdr *n, void *arg);
+	/* zeroes: a member a later ip appends reads as NULL, not as
+	 * whatever the linker put after this object
+	 */
+	void *ip_reserved[8];
 };
+#ifdef STRIPE_ABI_CHECK
+#undef link_util
+#endif
 
 /* ip/iplink.c: the request parse_opt appends to is struct iplink_req,
  * whose buffer after the headers is 1024 bytes

@@ -15,10 +15,8 @@ const struct stripe_opt stripe_ip_master_opts[] = {
 const size_t stripe_ip_master_nopts = STRIPE_ARRAY_SIZE(stripe_ip_master_opts);
 
 const struct stripe_opt stripe_ip_slave_opts[] = {
-	STRIPE_OPT("weight", IFLA_STRIPE_LINK_WEIGHT, STRIPE_ARG_WEIGHT,
-		   1, STRIPE_WEIGHT_MAX),
-	STRIPE_OPT("limit", IFLA_STRIPE_LINK_LIMIT, STRIPE_ARG_U32,
-		   1, STRIPE_LIMIT_MAX),
+	/* weight auto is sent as 0: IFLA_STRIPE_LINK_WEIGHT's "from the speed" */
+	STRIPE_LINK_OPTS(IFLA_STRIPE_LINK_WEIGHT, IFLA_STRIPE_LINK_LIMIT),
 };
 const size_t stripe_ip_slave_nopts = STRIPE_ARRAY_SIZE(stripe_ip_slave_opts);
 
@@ -26,7 +24,8 @@ int stripe_ip_parse(const struct stripe_opt *opts, size_t nopts,
 		    int argc, char **argv, struct stripe_ip_attr *out,
 		    size_t max, FILE *err)
 {
-	char why[128];
+	struct stripe_seen seen = { 0 };
+	char why[192];
 	size_t n = 0;
 
 	for (; argc > 0; argc -= 2, argv += 2) {
@@ -57,6 +56,13 @@ int stripe_ip_parse(const struct stripe_opt *opts, size_t nopts,
 				return -1;
 			}
 			for (i = 0; i < v.n; i++) {
+				if (stripe_seen_attr(&seen, o, v.a[i].attr,
+						     argv[1], why, sizeof(why))) {
+					fprintf(err, "stripe: %s\n", why);
+					return -1;
+				}
+			}
+			for (i = 0; i < v.n; i++) {
 				if (n == max) {
 					fprintf(err, "stripe: too many options\n");
 					return -1;
@@ -74,6 +80,11 @@ int stripe_ip_parse(const struct stripe_opt *opts, size_t nopts,
 				       sizeof(why), NULL)) {
 			fprintf(err, "stripe: invalid %s \"%s\": %s\n",
 				o->name, argv[1], why);
+			return -1;
+		}
+		if (stripe_seen_attr(&seen, o, o->attr, argv[1], why,
+				     sizeof(why))) {
+			fprintf(err, "stripe: %s\n", why);
 			return -1;
 		}
 		out[n].attr = o->attr;

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The plugins import only symbols the ip binary exports (or libc's):
 # a symbol ip lacks would make dlopen fail and "type stripe" unknown.
+# Then ip itself runs them: parsing, help and printing, each through
+# ip's own struct link_util, so a member at the wrong offset shows here.
 IP=${IP:-/sbin/ip}
 cd "$(dirname "$0")" || exit 1
 rc=0
@@ -24,8 +26,8 @@ for so in link_stripe.so link_stripe_slave.so; do
 		fi
 	done
 done
-# ip finds the plugin itself: help comes from it, and a bad value is
-# refused before anything is sent to the kernel.
+# ip finds the plugin itself: help comes from it, and a bad value or a
+# repeated option is refused before anything is sent to the kernel.
 out=$(IP_LIB_DIR=$PWD "$IP" link add stripe-t0 type stripe reorder maybe 2>&1)
 if grep -q 'invalid reorder "maybe"' <<<"$out"; then
 	echo "ok - ip loads link_stripe.so and refuses a bad value"
@@ -33,11 +35,124 @@ else
 	echo "not ok - ip with IP_LIB_DIR=$PWD: $out"
 	rc=1
 fi
+out=$(IP_LIB_DIR=$PWD "$IP" link add stripe-t0 type stripe reorder on \
+	reorder off 2>&1)
+if grep -q 'duplicate "reorder": "off" is the second value' <<<"$out"; then
+	echo "ok - ip refuses an option given twice"
+else
+	echo "not ok - reorder given twice: $out"
+	rc=1
+fi
 out=$(IP_LIB_DIR=$PWD "$IP" link add stripe-t0 type stripe help 2>&1)
 if grep -q 'hold-max TIME' <<<"$out"; then
 	echo "ok - ip link add type stripe help"
 else
 	echo "not ok - help: $out"
+	rc=1
+fi
+# ip calls the plugin by the offsets of its own struct link_util
+# (ip_abi.h): print_help, and print_opt with maxattr attributes, each
+# checked in the ip binary itself (abi-check.c checks the source).
+out=$(IP_LIB_DIR=$PWD "$IP" link help stripe_slave 2>&1)
+if grep -q 'weight N|auto' <<<"$out"; then
+	echo "ok - ip link help stripe_slave (print_help)"
+else
+	echo "not ok - ip link help stripe_slave: $out"
+	rc=1
+fi
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# A master's and a link's RTM_NEWLINK, each with its last attribute
+cat >"$tmp/gen.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/if_link.h>
+#include <linux/stripe.h>
+
+static unsigned char buf[4096];
+static struct nlmsghdr *h = (struct nlmsghdr *)buf;
+
+static struct rtattr *put(int type, const void *data, int len)
+{
+	struct rtattr *a = (void *)(buf + NLMSG_ALIGN(h->nlmsg_len));
+
+	a->rta_type = type;
+	a->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(a), data, len);
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
+	return a;
+}
+
+static void end(struct rtattr *a)
+{
+	a->rta_len = buf + h->nlmsg_len - (unsigned char *)a;
+}
+
+static void put_u8(int type, __u8 v) { put(type, &v, 1); }
+static void put_u32(int type, __u32 v) { put(type, &v, 4); }
+static void put_str(int type, const char *s) { put(type, s, strlen(s) + 1); }
+
+static void begin(int ifindex, const char *name)
+{
+	struct ifinfomsg *i;
+
+	memset(buf, 0, sizeof(buf));
+	h->nlmsg_type = RTM_NEWLINK;
+	h->nlmsg_len = NLMSG_LENGTH(sizeof(*i));
+	i = NLMSG_DATA(h);
+	i->ifi_family = AF_UNSPEC;
+	i->ifi_index = ifindex;
+	put_str(IFLA_IFNAME, name);
+}
+
+int main(void)
+{
+	struct rtattr *li, *d;
+
+	begin(7, "stripe0");
+	li = put(IFLA_LINKINFO, NULL, 0);
+	put_str(IFLA_INFO_KIND, "stripe");
+	d = put(IFLA_INFO_DATA, NULL, 0);
+	put_u8(IFLA_STRIPE_REORDER, 1);
+	put_u32(IFLA_STRIPE_QUANTUM, 3000);
+	put_u32(IFLA_STRIPE_MEMORY_LIMIT, 1048576);	/* the last: maxattr */
+	end(d);
+	end(li);
+	fwrite(buf, 1, h->nlmsg_len, stdout);
+
+	begin(8, "eth2");
+	li = put(IFLA_LINKINFO, NULL, 0);
+	put_str(IFLA_INFO_SLAVE_KIND, "stripe");
+	d = put(IFLA_INFO_SLAVE_DATA, NULL, 0);
+	put_u32(IFLA_STRIPE_LINK_WEIGHT, 0);
+	put_u32(IFLA_STRIPE_LINK_LIMIT, 500);
+	put_u32(IFLA_STRIPE_LINK_SPEED, 1000);		/* the last: maxattr */
+	end(d);
+	end(li);
+	fwrite(buf, 1, h->nlmsg_len, stdout);
+	return 0;
+}
+EOF
+if ! ${CC:-cc} -Wall -Werror -I../include/uapi -o "$tmp/gen" "$tmp/gen.c" ||
+   ! "$tmp/gen" >"$tmp/dump"; then
+	echo "not ok - the RTM_NEWLINK generator does not build or run"
+	exit 1
+fi
+out=$(IP_LIB_DIR=$PWD "$IP" -d monitor file "$tmp/dump" 2>&1)
+if grep -q '^ *stripe reorder on quantum 3000 memory-limit 1048576 *$' <<<"$out"; then
+	echo "ok - ip -d shows a master's options, the last too (print_opt, maxattr)"
+else
+	echo "not ok - ip -d monitor file, master: $out"
+	rc=1
+fi
+if grep -q '^ *stripe_slave weight auto limit 500 speed 1000Mb/s *$' <<<"$out"; then
+	echo "ok - ip -d shows a link's options, the last too (print_opt, maxattr)"
+else
+	echo "not ok - ip -d monitor file, link: $out"
 	rc=1
 fi
 exit $rc

@@ -4,6 +4,7 @@
  * the uapi header says, and every bad value fails with a message that
  * names the option.  TAP output.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,68 @@ static void check(int slave, const char *name, const char *value,
 		 cnt > 0 ? a[0].val : 0, buf);
 	result(cnt == 1 && a[0].attr == attr && a[0].width == width &&
 	       a[0].val == val, desc, detail);
+}
+
+/* Parse the NULL-terminated words: with @msg, expect a failure saying
+ * it; else expect @want attributes
+ */
+static void check_line(int slave, const char *msg, int want, ...)
+{
+	struct stripe_ip_attr a[16];
+	char *argv[16];
+	char desc[256], buf[512] = "", detail[640];
+	FILE *err = fmemopen(buf, sizeof(buf) - 1, "w");
+	int argc = 0, cnt;
+	va_list ap;
+
+	snprintf(desc, sizeof(desc), "%s", slave ? "stripe_slave" : "stripe");
+	va_start(ap, want);
+	while (argc < 16 && (argv[argc] = va_arg(ap, char *))) {
+		strncat(desc, " ", sizeof(desc) - strlen(desc) - 1);
+		strncat(desc, argv[argc], sizeof(desc) - strlen(desc) - 1);
+		argc++;
+	}
+	va_end(ap);
+	cnt = stripe_ip_parse(slave ? stripe_ip_slave_opts : stripe_ip_master_opts,
+			      slave ? stripe_ip_slave_nopts : stripe_ip_master_nopts,
+			      argc, argv, a, 16, err);
+	fclose(err);
+	snprintf(detail, sizeof(detail), "got %d, message \"%s\", expected %s",
+		 cnt, buf, msg ? msg : "no error");
+	if (msg)
+		result(cnt < 0 && strstr(buf, msg), desc, detail);
+	else
+		result(cnt == want, desc, detail);
+}
+
+/* Every option of @opts given twice, with a value it takes, is refused */
+static void check_every_twice(int slave, const struct stripe_opt *opts,
+			      size_t nopts)
+{
+	size_t i;
+
+	for (i = 0; i < nopts; i++) {
+		char msg[64], num[16];
+		const char *val;
+
+		switch (opts[i].arg) {
+		case STRIPE_ARG_ONOFF:
+			val = "on";
+			break;
+		case STRIPE_ARG_ADDR:
+			val = "192.0.2.1";
+			break;
+		case STRIPE_ARG_TIME:
+			val = "1s";
+			break;
+		default:
+			snprintf(num, sizeof(num), "%u", opts[i].min);
+			val = num;
+		}
+		snprintf(msg, sizeof(msg), "duplicate \"%s\"", opts[i].name);
+		check_line(slave, msg, 0, opts[i].name, val, opts[i].name, val,
+			   NULL);
+	}
 }
 
 int main(void)
@@ -101,6 +164,30 @@ int main(void)
 	check(1, "weight", "heavy", 0, 0, 0, "expected \"auto\" or a number");
 	check(1, "limit", "100", IFLA_STRIPE_LINK_LIMIT, 4, 100, NULL);
 	check(1, "reorder", "on", 0, 0, 0, "unknown option \"reorder\"");
+	/* tc's words and messages (../tc-plugin/test-parse.sh) */
+	check(1, "weight", "Auto", 0, 0, 0,
+	      "invalid weight \"Auto\": expected \"auto\" or a number");
+	/* an option given twice is refused, as iproute2's duparg() does */
+	check_line(1, NULL, 2, "weight", "4", "limit", "100", NULL);
+	check_line(1, "duplicate \"weight\": \"5\" is the second value", 0,
+		   "weight", "4", "weight", "5", NULL);
+	check_line(1, "duplicate \"weight\": \"auto\" is the second value", 0,
+		   "weight", "4", "limit", "9", "weight", "auto", NULL);
+	check_line(1, "duplicate \"limit\"", 0, "limit", "9", "limit", "9",
+		   NULL);
+	check_line(0, "duplicate \"hold-max\": \"1ms\" is the second value", 0,
+		   "hold-max", "1000us", "hold-max", "1ms", NULL);
+	check_line(0, NULL, 2, "probe-target", "192.0.2.1", "probe-target",
+		   "2001:db8::1", NULL);
+	check_line(0, "duplicate \"probe-target\": \"192.0.2.2\": one IPv4 and one IPv6 target at most",
+		   0, "probe-target", "192.0.2.1", "probe-target", "192.0.2.2",
+		   NULL);
+	check_line(0, "duplicate \"probe-target\": \"none\"", 0,
+		   "probe-target", "2001:db8::1", "probe-target", "none", NULL);
+	check_line(0, "duplicate \"probe-target\": \"192.0.2.1\"", 0,
+		   "probe-target", "none", "probe-target", "192.0.2.1", NULL);
+	check_every_twice(0, stripe_ip_master_opts, stripe_ip_master_nopts);
+	check_every_twice(1, stripe_ip_slave_opts, stripe_ip_slave_nopts);
 	printf("# %d checks, %d failed\n", n, failed);
 	return failed != 0;
 }

@@ -10,7 +10,7 @@
  * include/libnetlink.h, include/json_print.h, include/color.h) exactly:
  * a mismatch is not a compile error but a crash in tc or ip.  Each
  * plugin's "make check" checks that every symbol it imports is exported
- * by the binary, and tc-plugin's "make abi-check IPROUTE2_SRC=..."
+ * by the binary, and each plugin's "make abi-check IPROUTE2_SRC=..."
  * compiles these declarations against iproute2's own headers.
  */
 #ifndef _STRIPE_IPROUTE2_ABI_H

@@ -25,6 +25,26 @@ const struct stripe_opt *stripe_find_opt(const struct stripe_opt *opts,
 	return NULL;
 }
 
+int stripe_seen_attr(struct stripe_seen *seen, const struct stripe_opt *o,
+		     int attr, const char *arg, char *why, size_t size)
+{
+	__u64 bit = 1ULL << attr;
+
+	if (!(seen->attrs & bit)) {
+		seen->attrs |= bit;
+		return 0;
+	}
+	if (o->arg == STRIPE_ARG_ADDR)
+		snprintf(why, size,
+			 "duplicate \"%s\": \"%s\": one IPv4 and one IPv6 target at most, or \"none\" alone",
+			 o->name, arg);
+	else	/* iproute2's duparg() words */
+		snprintf(why, size,
+			 "duplicate \"%s\": \"%s\" is the second value",
+			 o->name, arg);
+	return -1;
+}
+
 int stripe_get_u32(const char *arg, __u32 *val)
 {
 	unsigned long long v;

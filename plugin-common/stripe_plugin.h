@@ -70,6 +70,37 @@ struct stripe_opt {
 		   STRIPE_ARG_TIME, STRIPE_PROBE_INTERVAL_US_MIN,	\
 		   STRIPE_PROBE_INTERVAL_US_MAX)
 
+/*
+ * A link's options, the same words in tc and ip.  "weight auto" (value
+ * 0) is the weight derived from the link speed; each plugin sends it as
+ * its attribute family allows (q_stripe.c, parse.c).
+ */
+#define STRIPE_LINK_OPTS(weight_attr, limit_attr)			\
+	STRIPE_OPT("weight", weight_attr, STRIPE_ARG_WEIGHT,		\
+		   1, STRIPE_WEIGHT_MAX),				\
+	STRIPE_OPT("limit", limit_attr, STRIPE_ARG_U32,			\
+		   1, STRIPE_LIMIT_MAX)
+
+/*
+ * The attributes a command line has set, so that an option given twice
+ * is refused, as iproute2 refuses one (duparg()), instead of being sent
+ * twice for the kernel to keep the last.  probe-target counts once per
+ * attribute: an IPv4 and an IPv6 target may both be given.
+ */
+struct stripe_seen {
+	__u64 attrs;
+};
+
+_Static_assert(TCA_STRIPE_MAX < 64 && IFLA_STRIPE_MAX < 64 &&
+	       IFLA_STRIPE_LINK_MAX < 64, "struct stripe_seen too small");
+
+/*
+ * Marks @attr, set by option @o with value @arg: 0, or -1 after writing
+ * why into @why if it was set before (the caller prints "stripe: WHY").
+ */
+int stripe_seen_attr(struct stripe_seen *seen, const struct stripe_opt *o,
+		     int attr, const char *arg, char *why, size_t size);
+
 /* The option called @name in @opts, or NULL */
 const struct stripe_opt *stripe_find_opt(const struct stripe_opt *opts,
 					 size_t nopts, const char *name);

@@ -35,6 +35,10 @@ SAME_MEMBER(print_copt);
 SAME_MEMBER(has_block);
 _Static_assert(sizeof(struct stripe_abi_qdisc_util) >=
 	       sizeof(struct qdisc_util), "qdisc_util shorter than tc's");
+/* The spare room a newer tc may append into */
+_Static_assert(sizeof(struct stripe_abi_qdisc_util) >=
+	       sizeof(struct qdisc_util) + 8 * sizeof(void *),
+	       "qdisc_util without its spare members");
 _Static_assert(COLOR_NONE == STRIPE_ABI_COLOR_NONE, "COLOR_NONE differs");
 _Static_assert(PRINT_FP == STRIPE_ABI_PRINT_FP &&
 	       PRINT_JSON == STRIPE_ABI_PRINT_JSON &&

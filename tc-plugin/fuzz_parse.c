@@ -11,7 +11,7 @@
  *   for parse_qopt ("tc qdisc add dev X root stripe <words>").  The request
  *   buffer is exactly the 1024 bytes the plugin claims as maxlen, so a write
  *   past its bound is an ASan report.  When parsing succeeds, the TCA_OPTIONS
- *   nest is checked (well formed, one attribute per known type, the sizes
+ *   nest is checked (well formed, each known type at most once, the sizes
  *   and ranges of stripe_opts[]) and fed back through print_qopt.
  *
  * FUZZ_PRINT (fuzz_print): byte 0 picks text or JSON output; the rest is
@@ -296,6 +296,7 @@ static void json_end(void)
 static void check_options(struct nlmsghdr *n, size_t off)
 {
 	struct rtattr *nest = (struct rtattr *)((char *)n + off);
+	bool sent[TCA_STRIPE_MAX + 1] = { false };
 	struct rtattr *rta;
 	int len;
 
@@ -318,7 +319,10 @@ static void check_options(struct nlmsghdr *n, size_t off)
 				o = &stripe_opts[i];
 		if (!o)
 			fuzz_bug("attribute of an unknown type");
-		/* Repeats are sent as given: the kernel keeps the last */
+		/* An option given twice is refused, never sent twice */
+		if (sent[rta->rta_type])
+			fuzz_bug("an attribute sent twice");
+		sent[rta->rta_type] = true;
 		switch (o->arg) {
 		case STRIPE_ARG_IFNAME:
 			if (RTA_PAYLOAD(rta) < 2 || RTA_PAYLOAD(rta) > IFNAMSIZ ||
@@ -382,6 +386,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = calloc(1, STRIPE_NL_MAXLEN);
 	n->nlmsg_len = STRIPE_REQ_HDR;
 	n->nlmsg_type = RTM_NEWQDISC;
+	/* tc qdisc add's flags: "weight auto" is refused on a change */
+	n->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 	addattr_l(n, STRIPE_NL_MAXLEN, TCA_KIND, STRIPE_KIND,
 		  sizeof(STRIPE_KIND));
 	off = n->nlmsg_len;

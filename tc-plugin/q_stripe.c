@@ -40,7 +40,8 @@
 static void explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... stripe master NAME [ weight N ] [ limit PACKETS ]\n"
+		"Usage: ... stripe master NAME [ weight N|auto ]"
+		" [ limit PACKETS ]\n"
 		"       ... stripe [ reorder on|off ] [ quantum BYTES ]\n"
 		"                  [ hold-max TIME ] [ flow-limit PACKETS ]\n"
 		"                  [ buffer-limit PACKETS ]"
@@ -51,8 +52,9 @@ static void explain(void)
 		"\n"
 		"On a link (any device but a stripe master):\n"
 		"  master NAME          master to join (required to join)\n"
-		"  weight N             share of bytes, 1..%u\n"
-		"                       (default: from the link speed)\n"
+		"  weight N|auto        share of bytes, 1..%u\n"
+		"                       (auto, the default: from the link\n"
+		"                       speed; auto only with tc qdisc add)\n"
 		"  limit PACKETS        queue for traffic sent to the link,\n"
 		"                       1..%u\n"
 		"On a stripe master:\n"
@@ -83,10 +85,7 @@ static void explain(void)
  */
 static const struct stripe_opt stripe_opts[] = {
 	STRIPE_OPT("master", TCA_STRIPE_MASTER, STRIPE_ARG_IFNAME, 0, 0),
-	STRIPE_OPT("weight", TCA_STRIPE_WEIGHT, STRIPE_ARG_U32,
-		   1, STRIPE_WEIGHT_MAX),
-	STRIPE_OPT("limit",  TCA_STRIPE_LIMIT,  STRIPE_ARG_U32,
-		   1, STRIPE_LIMIT_MAX),
+	STRIPE_LINK_OPTS(TCA_STRIPE_WEIGHT, TCA_STRIPE_LIMIT),
 	STRIPE_MASTER_OPTS(TCA),
 };
 
@@ -114,8 +113,19 @@ static int stripe_invalid(const struct stripe_opt *o, const char *arg,
 	return -1;
 }
 
+static int stripe_dup(struct stripe_seen *seen, const struct stripe_opt *o,
+		      int attr, const char *arg)
+{
+	char why[192];
+
+	if (!stripe_seen_attr(seen, o, attr, arg, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "stripe: %s\n", why);
+	return -1;
+}
+
 static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
-			    struct nlmsghdr *n)
+			    struct stripe_seen *seen, struct nlmsghdr *n)
 {
 	char why[2 * TC_SPRINT_BSIZE + 32];
 	__u32 val;
@@ -127,6 +137,8 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 				 IFNAMSIZ - 1);
 			return stripe_invalid(o, arg, why);
 		}
+		if (stripe_dup(seen, o, o->attr, arg))
+			return -1;
 		return addattr_l(n, STRIPE_NL_MAXLEN, o->attr, arg,
 				 strlen(arg) + 1);
 	}
@@ -137,6 +149,9 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 		if (stripe_parse_addr(o, arg, &v, why, sizeof(why)))
 			return stripe_invalid(o, arg, why);
 		for (i = 0; i < v.n; i++)
+			if (stripe_dup(seen, o, v.a[i].attr, arg))
+				return -1;
+		for (i = 0; i < v.n; i++)
 			if (addattr_l(n, STRIPE_NL_MAXLEN, v.a[i].attr,
 				      v.a[i].data, v.a[i].len))
 				return -1;
@@ -144,6 +159,20 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 	}
 	if (stripe_parse_value(o, arg, &val, why, sizeof(why), sprint_time))
 		return stripe_invalid(o, arg, why);
+	if (stripe_dup(seen, o, o->attr, arg))
+		return -1;
+	if (o->arg == STRIPE_ARG_WEIGHT && val == 0) {
+		/*
+		 * The kernel refuses TCA_STRIPE_WEIGHT 0; no attribute means
+		 * auto when the qdisc is created, but "keep the weight" on a
+		 * change, which would ignore "auto" without a word.
+		 */
+		if (n->nlmsg_flags & NLM_F_EXCL)
+			return 0;
+		fprintf(stderr,
+			"stripe: weight auto: only with \"tc qdisc add\"; on a link that exists: ip link set DEV type stripe_slave weight auto\n");
+		return -1;
+	}
 	if (o->arg == STRIPE_ARG_ONOFF)
 		return addattr8(n, STRIPE_NL_MAXLEN, o->attr, val);
 	return addattr32(n, STRIPE_NL_MAXLEN, o->attr, val);
@@ -153,6 +182,7 @@ static int stripe_parse_opt(struct qdisc_util *qu __maybe_unused,
 			    int argc, char **argv, struct nlmsghdr *n,
 			    const char *dev __maybe_unused)
 {
+	struct stripe_seen seen = { 0 };
 	const struct stripe_opt *o;
 	struct rtattr *tail;
 
@@ -181,7 +211,7 @@ static int stripe_parse_opt(struct qdisc_util *qu __maybe_unused,
 		}
 		argc--;
 		argv++;
-		if (stripe_parse_one(o, *argv, n) < 0)
+		if (stripe_parse_one(o, *argv, &seen, n) < 0)
 			return -1;
 	}
 

@@ -567,16 +567,24 @@ fi
 
 # --- 2. help and parse errors -------------------------------------------
 
-# Runs "tc qdisc add dev lo root stripe ARGS" through the shim; sets rc,
+# Runs "tc qdisc CMD dev lo root stripe ARGS" through the shim; sets rc,
 # and leaves stderr in $tmp/err and the decoded request in $tmp/sent
 # (absent if tc sent none).
-tc_add()
+tc_run()
 {
+	local cmd=$1
+
+	shift
 	rm -f "$tmp/sent"
 	STRIPE_SHIM_OUT=$tmp/sent LD_PRELOAD=$tmp/shim.so \
-		"$TC" qdisc add dev lo root stripe "$@" \
+		"$TC" qdisc "$cmd" dev lo root stripe "$@" \
 		>"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
+}
+
+tc_add()
+{
+	tc_run add "$@"
 }
 
 tc_add help
@@ -616,10 +624,13 @@ expect_fail()
 expect_fail "weight 0" 'invalid weight "0": must be 1..1000' weight 0
 expect_fail "weight 1001" 'invalid weight "1001": must be 1..1000' \
 	master stripe0 weight 1001
-expect_fail "negative weight" 'invalid weight "-1": expected a number' \
-	weight -1
-expect_fail "weight with junk" 'invalid weight "5x": expected a number' \
-	weight 5x
+expect_fail "negative weight" \
+	'invalid weight "-1": expected "auto" or a number' weight -1
+expect_fail "weight with junk" \
+	'invalid weight "5x": expected "auto" or a number' weight 5x
+# ip's spelling too; "Auto" is no more ip's than tc's
+expect_fail "weight Auto" 'invalid weight "Auto": expected "auto" or a number' \
+	weight Auto
 expect_fail "weight without a value" 'option "weight" needs a value' \
 	master stripe0 weight
 expect_fail "reorder maybe" \
@@ -702,36 +713,108 @@ expect_sent()
 expect_sent "a link joining a master" \
 	"$(printf 'master=stripe0\nweight=7\nlimit=500')" \
 	master stripe0 weight 7 limit 500
-expect_sent "weight bounds" "$(printf 'weight=1\nweight=1000')" \
-	weight 1 weight 1000
+# An option once a command (repeats: section 3b); bounds one side a time
+expect_sent "link options at their lower bounds" \
+	"$(printf 'weight=1\nlimit=1')" weight 1 limit 1
+expect_sent "link options at their upper bounds" \
+	"$(printf 'weight=1000\nlimit=1048576')" weight 1000 limit 1048576
+# TCA_STRIPE_WEIGHT has no "auto": absent is, when the qdisc is created
+expect_sent "weight auto as no weight" "$(printf 'master=stripe0\nlimit=500')" \
+	master stripe0 weight auto limit 500
+
+# "weight auto" on a change or replace would keep the weight in force
+for cmd in change replace; do
+	tc_run $cmd weight auto
+	if [ $rc -eq 1 ] && grep -qF 'weight auto: only with "tc qdisc add"' \
+	   "$tmp/err" && [ ! -e "$tmp/sent" ]; then
+		ok "rejects weight auto on tc qdisc $cmd"
+	else
+		not_ok "rejects weight auto on tc qdisc $cmd" "rc=$rc" \
+			"got: $(head -2 "$tmp/err" | tr '\n' '|')" \
+			"request sent: $([ -e "$tmp/sent" ] && echo yes || echo no)"
+	fi
+done
+tc_run change weight 3
+if [ -e "$tmp/sent" ] && grep -qx 'weight=3' "$tmp/sent"; then
+	ok "encodes weight 3 on tc qdisc change"
+else
+	not_ok "encodes weight 3 on tc qdisc change" "rc=$rc" \
+		"got: $(head -2 "$tmp/err" | tr '\n' '|')"
+fi
 expect_sent "master options" \
 	"$(printf 'reorder=1\nquantum=9000\nhold_max_us=10000\nflow_limit=64\nbuffer_limit=4096\nstripe_min=65536')" \
 	reorder on quantum 9000 hold-max 10ms flow-limit 64 \
 	buffer-limit 4096 stripe-min 65536
 expect_sent "reorder off" "reorder=0" reorder off
-expect_sent "hold-auto on and off" "$(printf 'hold_auto=1\nhold_auto=0')" \
-	hold-auto on hold-auto off
-expect_sent "quantum bounds" "$(printf 'quantum=256\nquantum=1048576')" \
-	quantum 256 quantum 1048576
-expect_sent "hold-max units" \
-	"$(printf 'hold_max_us=250\nhold_max_us=250\nhold_max_us=1500\nhold_max_us=1000\nhold_max_us=1000000\nhold_max_us=1')" \
-	hold-max 250 hold-max 250us hold-max 1.5ms hold-max 0.001s \
-	hold-max 1s hold-max 1us
-expect_sent "limit bounds" "$(printf 'limit=1\nlimit=1048576')" \
-	limit 1 limit 1048576
-expect_sent "flow-limit and buffer-limit bounds" \
-	"$(printf 'flow_limit=1\nflow_limit=1048576\nbuffer_limit=1\nbuffer_limit=1048576')" \
-	flow-limit 1 flow-limit 1048576 buffer-limit 1 buffer-limit 1048576
-expect_sent "memory-limit bounds" \
-	"$(printf 'memory_limit=65536\nmemory_limit=2147483648')" \
-	memory-limit 65536 memory-limit 2147483648
+expect_sent "hold-auto on" "hold_auto=1" hold-auto on
+expect_sent "hold-auto off" "hold_auto=0" hold-auto off
+expect_sent "master options at their lower bounds" \
+	"$(printf 'quantum=256\nflow_limit=1\nbuffer_limit=1\nmemory_limit=65536\nprobe_interval_us=10000')" \
+	quantum 256 flow-limit 1 buffer-limit 1 memory-limit 65536 \
+	probe-interval 10ms
+expect_sent "master options at their upper bounds" \
+	"$(printf 'quantum=1048576\nflow_limit=1048576\nbuffer_limit=1048576\nmemory_limit=2147483648\nprobe_interval_us=60000000')" \
+	quantum 1048576 flow-limit 1048576 buffer-limit 1048576 \
+	memory-limit 2147483648 probe-interval 60s
+for t in 250:250 250us:250 1.5ms:1500 0.001s:1000 1s:1000000 1us:1; do
+	expect_sent "hold-max ${t%%:*}" "hold_max_us=${t#*:}" hold-max "${t%%:*}"
+done
 expect_sent "stripe-min 0 (the kernel accepts any value)" "stripe_min=0" \
 	stripe-min 0
-expect_sent "probe-target and probe-interval" \
-	"$(printf 'probe_target=192.0.2.1\nprobe_interval_us=10000\nprobe_interval_us=60000000\nprobe_target6=2001:db8::1\nprobe_target=0.0.0.0\nprobe_target6=::')" \
-	probe-target 192.0.2.1 probe-interval 10ms probe-interval 60s \
-	probe-target 2001:db8::1 probe-target none
+# One target of each family may be given
+expect_sent "an IPv4 and an IPv6 probe-target" \
+	"$(printf 'probe_target=192.0.2.1\nprobe_interval_us=10000\nprobe_target6=2001:db8::1')" \
+	probe-target 192.0.2.1 probe-interval 10ms probe-target 2001:db8::1
+expect_sent "probe-target none" "$(printf 'probe_target=0.0.0.0\nprobe_target6=::')" \
+	probe-target none
 expect_sent "no options as an empty nest" ""
+
+# --- 3b. an option given twice -----------------------------------------
+
+# Refused as iproute2 refuses one (duparg()), naming the option, rather
+# than sent twice for the kernel to keep the last
+expect_fail "weight given twice" 'duplicate "weight": "5" is the second value' \
+	master stripe0 weight 4 weight 5
+expect_fail "weight auto, then a number" \
+	'duplicate "weight": "5" is the second value' weight auto weight 5
+expect_fail "master given twice" \
+	'duplicate "master": "stripe1" is the second value' \
+	master stripe0 master stripe1
+expect_fail "limit given twice, even the same" \
+	'duplicate "limit": "10" is the second value' limit 10 limit 10
+expect_fail "reorder given twice" \
+	'duplicate "reorder": "off" is the second value' reorder on reorder off
+expect_fail "hold-max given twice, in other units" \
+	'duplicate "hold-max": "1ms" is the second value' \
+	hold-max 1000us quantum 3000 hold-max 1ms
+expect_fail "two IPv4 probe-targets" \
+	'duplicate "probe-target": "192.0.2.2": one IPv4 and one IPv6 target at most' \
+	probe-target 192.0.2.1 probe-target 192.0.2.2
+expect_fail "two IPv6 probe-targets" \
+	'duplicate "probe-target": "2001:db8::2"' \
+	probe-target 2001:db8::1 probe-target 2001:db8::2
+expect_fail "probe-target none and an address" \
+	'duplicate "probe-target": "none"' probe-target 192.0.2.1 probe-target none
+expect_fail "an address after probe-target none" \
+	'duplicate "probe-target": "2001:db8::1"' \
+	probe-target none probe-target 2001:db8::1
+
+# Every option, given twice with a value it accepts, is refused
+for opt in master:stripe0 weight:5 limit:10 reorder:on quantum:3000 \
+	   hold-max:5ms flow-limit:10 buffer-limit:10 memory-limit:65536 \
+	   stripe-min:0 hold-auto:on probe-target:192.0.2.1 \
+	   probe-interval:1s; do
+	o=${opt%%:*} v=${opt#*:}
+	tc_add "$o" "$v" "$o" "$v"
+	if [ $rc -eq 1 ] && grep -qF "duplicate \"$o\"" "$tmp/err" &&
+	   [ ! -e "$tmp/sent" ]; then
+		ok "rejects $o given twice"
+	else
+		not_ok "rejects $o given twice" "rc=$rc" \
+			"got: $(head -2 "$tmp/err" | tr '\n' '|')" \
+			"request sent: $([ -e "$tmp/sent" ] && echo yes || echo no)"
+	fi
+done
 
 # --- 4. printing options and statistics ---------------------------------
 
