@@ -168,6 +168,7 @@ static void stripe_reseq_release(struct stripe_reseq *r,
 		f->skip_behind_out = behind_out;
 	}
 	f->next = stripe_cb(skb)->fseq + 1;
+	f->fresh = false;
 	r->held--;
 	r->held_bytes -= skb->len;
 	r->held_mem -= skb->truesize;
@@ -295,17 +296,24 @@ static void stripe_reseq_drain(struct stripe_reseq *r,
 
 		by_link = false;
 		behind_out = false;
-		if (cb->fseq != f->next) {
+		if (cb->fseq != f->next || f->fresh) {
+			/* (a fresh flow's gap may be none: not counted, and
+			 * it says nothing of the links)
+			 */
 			if (now - cb->arrived >= stripe_reseq_late_ns(s, now) &&
 			    stripe_reseq_gap_lost(s, cfg, cb->gseq,
 						  &behind_out)) {
-				r->stats.lost_link++;
-				s->lost_link++;
-				by_link = true;
+				if (!f->fresh) {
+					r->stats.lost_link++;
+					s->lost_link++;
+					by_link = true;
+				}
 			} else if (now - cb->arrived >= cfg->hold_ns) {
-				r->stats.lost_timeout++;
-				s->lost_timeout++;
-				stripe_reseq_mark_stale(s, cb->gseq);
+				if (!f->fresh) {
+					r->stats.lost_timeout++;
+					s->lost_timeout++;
+					stripe_reseq_mark_stale(s, cb->gseq);
+				}
 				behind_out = false;
 			} else {
 				break;
@@ -788,7 +796,8 @@ static void stripe_reseq_give_up(struct stripe_reseq *r,
 				 struct stripe_rx_sender *s,
 				 struct stripe_rx_flow *f, u64 now)
 {
-	r->stats.lost_limit++;
+	if (!f->fresh)
+		r->stats.lost_limit++;
 	stripe_reseq_release(r, f, false, false, now);
 	stripe_reseq_drain(r, cfg, s, f, now);
 }
@@ -844,8 +853,12 @@ static bool stripe_reseq_data_ok(struct stripe_rx_sender *s,
 	struct sk_buff *p;
 
 	*after = NULL;
-	if (!f->synced || !seq_before(f->next, wi->fseq))
-		return true;	/* next, or behind: goes up */
+	if (!f->synced)
+		return true;
+	if (f->fresh && wi->fseq == f->next)
+		return false;	/* the held head */
+	if (!seq_before(f->next, wi->fseq))
+		return true;	/* next, or behind: goes up (fresh: held) */
 	if (wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW)
 		return false;
 	skb_queue_reverse_walk(&f->held, p) {
@@ -857,6 +870,18 @@ static bool stripe_reseq_data_ok(struct stripe_rx_sender *s,
 		}
 	}
 	return true;
+}
+
+/* Is @fseq, behind a fresh flow's head, its new head?  Only within the
+ * window of the last frame held, as stripe_reseq_data_ok() keeps frames
+ * ahead: the held frames stay totally ordered.
+ */
+static bool stripe_reseq_fresh_head(struct stripe_rx_flow *f, u32 fseq)
+{
+	struct sk_buff *tail = skb_peek_tail(&f->held);
+
+	return seq_before(fseq, f->next) && tail &&
+	       stripe_cb(tail)->fseq - fseq < STRIPE_RX_FSEQ_WINDOW;
 }
 
 /* A data frame stripe_reseq_data_ok() took, @after as it found */
@@ -875,10 +900,18 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 	cb->fseq = wi->fseq;
 	cb->arrived = now;
 	if (!f->synced) {
+		bool behind_out;
+
 		f->synced = true;
 		f->next = wi->fseq;
+		/* every link passed it already: nothing of it came before */
+		f->fresh = stripe_reseq_late_ns(s, now) ||
+			   !stripe_reseq_gap_lost(s, cfg, wi->gseq,
+						  &behind_out);
+	} else if (f->fresh && stripe_reseq_fresh_head(f, wi->fseq)) {
+		f->next = wi->fseq;
 	}
-	if (wi->fseq == f->next) {
+	if (wi->fseq == f->next && !f->fresh) {
 		f->next++;
 		r->stats.in_order++;
 		__skb_queue_tail(&r->out, skb);

@@ -153,6 +153,12 @@ struct stripe_feedback_msg {
 struct stripe_rx_flow {
 	u32 next;			/* fseq expected next */
 	bool synced;
+	/* Nothing of the flow went up yet: its first frame here need not be
+	 * its first (earlier ones may be on a slower link), so next is the
+	 * least fseq held, and the head waits as behind a gap of unknown
+	 * length, which is no loss when given up.
+	 */
+	bool fresh;
 	/* The last gap given up on: its first fseq, its length, when the
 	 * frame after it had arrived, whether the link rule gave it up (not
 	 * the hold bound or a limit), and whether it left out of the rule a

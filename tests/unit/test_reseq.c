@@ -752,7 +752,7 @@ static void test_timeout(void)
 {
 	start();
 	data(1, 1, 7, 0, 0, 0);	/* link 1 once delivered something older */
-	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 1, 1, 0);
 	data(0, 1, 5, 3, 3, 0);	/* fseq 2 never comes, gseq 2 may be on link 1 */
 	OUT(TAG(7, 0), TAG(5, 1));
 	stripe_reseq_tick(&r, &cfg, cfg.hold_ns - 1);
@@ -871,9 +871,9 @@ static void test_late_behind_a_stale_link_is_kept_briefly(void)
 static void test_flows_are_independent(void)
 {
 	start();
-	data(1, 1, 7, 0, 0, 0);		/* link 1 may still carry gseq 3 */
-	data(0, 1, 5, 1, 1, 0);
-	data(0, 1, 6, 2, 1, 0);
+	data(1, 1, 7, 0, 0, 0);
+	data(1, 1, 5, 1, 1, 0);
+	data(1, 1, 6, 2, 1, 0);	/* link 1 may still carry gseq 3 */
 	data(0, 1, 5, 4, 3, 10 * US);	/* flow 5 has a gap (fseq 2, gseq 3) */
 	data(0, 1, 6, 5, 2, 20 * US);
 	data(0, 1, 6, 6, 3, 30 * US);
@@ -882,11 +882,65 @@ static void test_flows_are_independent(void)
 	      "two flows: one flow's gap does not hold the other");
 }
 
+/* A flow's first frame here is not known to be its first: earlier ones
+ * may still be on a slower link.  It waits as if a gap of unknown length
+ * came before it; that gap is nobody's loss.
+ */
+static void test_new_flow(void)
+{
+	start();
+	data(0, 1, 7, 1, 1, 0);
+	data(1, 1, 7, 2, 2, 0);
+	check(OUT(TAG(7, 1), TAG(7, 2)), "new flow: links 0 and 1 known");
+	/* flow 5 sent fseq 3 on link 0 (gseq 3), fseq 4 on link 1 (gseq 4) */
+	data(1, 1, 5, 4, 4, 10 * US);
+	check(NOTHING_OUT() && r.held == 1,
+	      "new flow: its first frame here waits for the links behind it");
+	data(0, 1, 5, 3, 3, 30 * US);
+	check(OUT(TAG(5, 3), TAG(5, 4)) && !r.stats.late && !r.held,
+	      "new flow: its first frame, late on a slower link, still goes up first");
+	check(!r.stats.lost_link && !r.stats.lost_timeout && !r.stats.lost_limit,
+	      "new flow: ... and nothing is counted lost");
+	/* flow 6 starts with fseq 8 on link 1; link 0 then passes it */
+	data(1, 1, 6, 5, 8, 40 * US);
+	data(0, 1, 5, 6, 5, 50 * US);
+	check(OUT(TAG(5, 5), TAG(6, 8)) && !r.stats.lost_link && !r.held,
+	      "new flow: once every link passed its first frame, it goes up, nothing lost");
+	data(1, 1, 6, 7, 9, 60 * US);
+	check(OUT(TAG(6, 9)) && r.stats.in_order >= 1,
+	      "new flow: ... and its next frame goes up at once");
+	/* flow 4's first frame, link 1 behind it and quiet from then on */
+	data(0, 1, 4, 8, 1, 70 * US);
+	check(NOTHING_OUT() && r.held == 1,
+	      "new flow: link 1 has not passed it yet");
+	stripe_reseq_tick(&r, &cfg, 70 * US + cfg.hold_ns);
+	check(OUT(TAG(4, 1)) && !r.stats.lost_timeout && !r.stats.late,
+	      "new flow: the hold bound releases it, not counted lost");
+	data(1, 1, 4, 9, 2, 71 * US + cfg.hold_ns);
+	check(OUT(TAG(4, 2)), "new flow: its next frame goes up at once");
+}
+
+static void test_new_flow_duplicate(void)
+{
+	start();
+	data(0, 1, 7, 1, 1, 0);
+	data(1, 1, 7, 2, 2, 0);
+	(void)OUT(TAG(7, 1), TAG(7, 2));
+	data(1, 1, 5, 4, 4, 10 * US);
+	data(1, 1, 5, 4, 4, 11 * US);	/* the held first frame, again */
+	check(NOTHING_OUT() && r.held == 1 && r.stats.late == 1,
+	      "new flow: a duplicate of its held first frame is dropped");
+	data(0, 1, 5, 3, 2, 20 * US);
+	data(0, 1, 5, 5, 3, 21 * US);
+	check(OUT(TAG(5, 2), TAG(5, 3), TAG(5, 4)) && !r.held,
+	      "new flow: frames before and between go up in order");
+}
+
 static void test_late_and_duplicates(void)
 {
 	start();
 	data(1, 1, 7, 0, 0, 0);
-	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 1, 1, 0);
 	data(0, 1, 5, 3, 3, 0);
 	data(0, 1, 5, 3, 3, 0);		/* duplicate of a held frame */
 	check(OUT(TAG(7, 0), TAG(5, 1)) && r.stats.late == 1 && r.held == 1,
@@ -905,7 +959,7 @@ static void test_limits(void)
 
 	start();
 	data(1, 1, 7, 0, 0, 0);		/* link 1 keeps every gap open */
-	data(0, 1, 5, 1, 1, 0);
+	data(1, 1, 5, 1, 1, 0);
 	OUT(TAG(7, 0), TAG(5, 1));
 	/* a flow with a gap that never fills: fseq 2 missing */
 	for (i = 0; i < 20; i++)
@@ -915,7 +969,7 @@ static void test_limits(void)
 	start();
 	data(1, 1, 7, 0, 0, 0);
 	for (i = 0; i < 4; i++) {
-		data(0, 1, i, 1, 1, 0);
+		data(1, 1, i, 1, 1, 0);
 		data(0, 1, i, 100, 10, 0);
 		data(0, 1, i, 100, 11, 0);
 		data(0, 1, i, 100, 12, 0);
@@ -954,7 +1008,7 @@ static void test_limits(void)
 		for (i = 0; i < 6; i++) {
 			struct stripe_wire_hdr h = wire_hdr(1, i, 100, 10, false);
 
-			data(0, 1, i, 1, 1, 0);
+			data(1, 1, i, 1, 1, 0);
 			assert(!feed(&r, &small, 0, &h, sizeof(h), TAG(i, 10),
 				     0, 0));
 			__skb_queue_purge(&r.out);
@@ -1618,6 +1672,8 @@ int main(void)
 	test_late_behind_a_stale_link_is_kept_briefly();
 	test_dead_link_costs_one_timeout();
 	test_flows_are_independent();
+	test_new_flow();
+	test_new_flow_duplicate();
 	test_late_and_duplicates();
 	test_limits();
 	test_senders();

@@ -49,6 +49,13 @@ static inline struct sk_buff *skb_peek(const struct sk_buff_head *list)
 	return skb == (const struct sk_buff *)list ? NULL : skb;
 }
 
+static inline struct sk_buff *skb_peek_tail(const struct sk_buff_head *list)
+{
+	struct sk_buff *skb = list->prev;
+
+	return skb == (const struct sk_buff *)list ? NULL : skb;
+}
+
 static inline void __skb_insert(struct sk_buff *n, struct sk_buff *prev,
 				struct sk_buff *next, struct sk_buff_head *list)
 {
