@@ -9,7 +9,10 @@
 
 #include "results.h"
 
-#define SP_VERSION	"1.0"
+/* SP_VERSION comes from the top Makefile, the project's one version */
+#ifndef SP_VERSION
+#error "SP_VERSION: build with tools/Makefile"
+#endif
 
 struct sp_test_info {
 	bool server;		/* this process */

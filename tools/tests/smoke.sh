@@ -46,6 +46,12 @@ ok $? "unknown flag: exit 2 naming it" "$T/err"
 "$BIN" -h >"$T/usage"
 ok $? "-h prints usage, exit 0"
 
+# one version, the top Makefile's (review U6)
+VERSION=$(sed -n 's/^VERSION *:*= *//p' "$(dirname "$0")/../../Makefile")
+"$BIN" --version >"$T/version" 2>&1 &&
+	[ "$(cat "$T/version")" = "stripe-perf $VERSION" ]
+ok $? "--version prints the top Makefile's version ($VERSION)" "$T/version"
+
 # every option of the usage text is in the man page, and back
 python3 - "$T/usage" "$MAN" >"$T/opts.diff" 2>&1 <<'PY'
 import re, sys
@@ -95,6 +101,9 @@ jcheck "$T/tcp.json" 'd["local"]["role"] == "sender" and
 	"reord_seen" in d["summary"] and len(d["local"]["intervals"]) == 2'
 ok $? "TCP: both sides, TCP_INFO fields and 2 intervals reported" \
 	"$T/tcp.json"
+jcheck "$T/tcp.json" 'd["version"] == "'"$VERSION"'" and
+	d["start"]["version"] == "stripe-perf '"$VERSION"'"'
+ok $? "JSON: the version is the top Makefile's" "$T/tcp.json"
 
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 2 -u -b 100M -J >"$T/udp.json" \
 	2>"$T/udp.err"
