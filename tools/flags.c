@@ -53,11 +53,12 @@ static const struct option sp_long_opts[] = {
 	{ "max-streams",	required_argument,	NULL, OPT_MAX_STREAMS },
 	{ "max-time",		required_argument,	NULL, OPT_MAX_TIME },
 	{ "help",		no_argument,		NULL, 'h' },
-	{ "version",		no_argument,		NULL, 'V' },
+	{ "version",		no_argument,		NULL, 'v' },
+	{ "verbose",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char sp_short_opts[] = ":sc:p:t:i:P:RJub:l:B:146hVC:w:O:";
+static const char sp_short_opts[] = ":sc:p:t:i:P:RJub:l:B:146hvVC:w:O:";
 
 void sp_usage(FILE *f)
 {
@@ -77,8 +78,9 @@ void sp_usage(FILE *f)
 "      --logfile FILE       append the output to FILE instead of stdout\n"
 "      --timestamps[=FMT]   start every output line with the time, as\n"
 "                           strftime(3) FMT (default \"%%c \")\n"
+"  -V, --verbose            more detail: version, host, test settings\n"
 "  -h, --help               this text\n"
-"  -V, --version            print the version\n"
+"  -v, --version            print the version\n"
 "Server options:\n"
 "  -s, --server             run as server\n"
 "  -1, --one-off            exit after one test\n"
@@ -447,8 +449,11 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 			break;
 		case 'h':
 			return SP_ARGS_HELP;
-		case 'V':
+		case 'v':
 			return SP_ARGS_VERSION;
+		case 'V':
+			o->verbose = true;
+			break;
 		case ':':
 			if (optopt)
 				return sp_err(err, errlen,

@@ -62,6 +62,7 @@ struct sp_opts {
 	bool reverse;
 	bool bidir;		/* --bidir: both directions at once */
 	bool json;
+	bool verbose;	/* -V: version, host and test settings too */
 	bool udp;
 	bool mptcp;
 	bool one_off;

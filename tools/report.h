@@ -63,4 +63,9 @@ void sp_report_json2(FILE *f, const struct sp_test_info *t,
 		     const struct sp_side *local_rev,
 		     const struct sp_side *remote_rev, const char *error);
 
+/* -V: the version, the host and the time, as iperf3 -V starts */
+void sp_report_verbose_host(FILE *f);
+/* -V: the test's settings, as iperf3 -V's "Starting Test" line */
+void sp_report_verbose_test(FILE *f, const struct sp_params *p);
+
 #endif /* SP_REPORT_H */

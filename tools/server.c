@@ -364,6 +364,8 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	       p.mptcp ? "MPTCP" : p.udp ? "UDP" : "TCP",
 	       p.streams > 1 ? "s" : "", p.bidir ? "both send" :
 	       s->sender ? "server sends" : "client sends", p.duration);
+	if (o->verbose)
+		sp_report_verbose_test(o->json ? stderr : stdout, &p);
 	if (o->stripe_dev)
 		sp_stripe_begin(o->stripe_dev, before, &stripe_ok, smsg,
 				sizeof(smsg), false);
@@ -478,6 +480,11 @@ int sp_server_run(const struct sp_opts *o)
 		fprintf(stderr, "stripe-perf: out of memory\n");
 		close(lfd);
 		return 1;
+	}
+	if (o->verbose) {
+		sp_report_verbose_host(o->json ? stderr : stdout);
+		sp_log(o, "Limits: at most %u streams, %.0f s per test, %u ms per setup step\n",
+		       o->max_streams, o->max_time, o->connect_ms);
 	}
 	sp_local_addr(lfd, &a);
 	sp_log(o, "Server listening on %s%s\n",

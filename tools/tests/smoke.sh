@@ -51,6 +51,9 @@ VERSION=$(sed -n 's/^VERSION *:*= *//p' "$(dirname "$0")/../../Makefile")
 "$BIN" --version >"$T/version" 2>&1 &&
 	[ "$(cat "$T/version")" = "stripe-perf $VERSION" ]
 ok $? "--version prints the top Makefile's version ($VERSION)" "$T/version"
+"$BIN" -v >"$T/version" 2>&1 &&
+	[ "$(cat "$T/version")" = "stripe-perf $VERSION" ]
+ok $? "-v prints the version, as iperf3's" "$T/version"
 
 # every option of the usage text is in the man page, and back
 python3 - "$T/usage" "$MAN" >"$T/opts.diff" 2>&1 <<'PY'
@@ -304,11 +307,18 @@ timed wait "$dead"
 ok $? "silent client: a one-off server still runs one test and exits" \
 	"$T/dead-c.out"
 
-# the server's own -i when the client asks for no intervals (issue 15)
-start_server sival -B 127.0.0.1 -1 -i 0.2
-"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -i 0 >"$T/sival-c.out" 2>&1
+# the server's own -i when the client asks for no intervals (issue 15);
+# -V on both ends (review U6): the version and the test's settings
+start_server sival -B 127.0.0.1 -1 -i 0.2 -V
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -i 0 -V -l 64K >"$T/sival-c.out" 2>&1
 wait "${pids[-1]}"
 grep -q '0\.20-0\.40' "$T/sival.out"
 ok $? "server -i 0.2: the server reports its own intervals" "$T/sival.out"
+for f in sival sival-c; do
+	grep -qx "stripe-perf $VERSION" "$T/$f.out" &&
+		grep -q '^Starting Test: protocol: TCP, 1 streams, 65536 byte blocks,.* 1 second test' \
+			"$T/$f.out"
+	ok $? "-V ($f): version and the test's settings" "$T/$f.out"
+done
 
 tap_end

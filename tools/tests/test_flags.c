@@ -74,6 +74,20 @@ void test_flags(void)
 		ok(parse(ARGC(v_), v_, &o, err) == SP_ARGS_HELP, "-h is help");
 	}
 	{
+		/* review U6: iperf3's -v is the version, -V verbose */
+		char *v1[] = { "stripe-perf", "-v", NULL };
+		char *v2[] = { "stripe-perf", "--version", NULL };
+		char *v3[] = { "stripe-perf", "-c", "h", "-V", NULL };
+		char *v4[] = { "stripe-perf", "-s", "--verbose", NULL };
+
+		ok(parse(ARGC(v1), v1, &o, err) == SP_ARGS_VERSION &&
+		   parse(ARGC(v2), v2, &o, err) == SP_ARGS_VERSION,
+		   "-v and --version are the version");
+		ok(parse(ARGC(v3), v3, &o, err) == 0 && o.verbose &&
+		   parse(ARGC(v4), v4, &o, err) == 0 && o.verbose,
+		   "-V and --verbose are verbose, client and server");
+	}
+	{
 		/* issue 15: iperf3's -O and --bidir */
 		char *v_[] = { "stripe-perf", "-c", "h", "-O", "2.5",
 			       "--bidir", "-P", "64", NULL };
