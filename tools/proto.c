@@ -96,7 +96,7 @@ int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
 	if (sp_msg_dbl(m, "duration", &p->duration) || !(p->duration > 0) ||
 	    p->duration > SP_MAX_TIME)
 		return sp_bad(err, errlen, "duration");
-	if (sp_msg_dbl(m, "interval", &p->interval) || p->interval < 0 ||
+	if (sp_msg_dbl(m, "interval", &p->interval) || !(p->interval >= 0) ||
 	    p->interval > 3600 || (p->interval > 0 && p->interval < 0.1))
 		return sp_bad(err, errlen, "interval");
 	if (sp_msg_u64(m, "length", &v) || !v ||

@@ -135,6 +135,18 @@ void test_flags(void)
 	BAD("-s", "-p", "5");
 	BAD("stray", "-c", "h", "stray");
 	BAD("--connect-timeout", "-c", "h", "--connect-timeout", "0");
+	/* review U6: what no range check catches (NaN compares false) */
+	BAD("-i", "-c", "h", "-i", "nan");
+	BAD("-i", "-c", "h", "-i", "inf");
+	BAD("-i", "-c", "h", "-i", "-1");
+	BAD("-i", "-c", "h", "-i", "1e999");
+	BAD("-t", "-c", "h", "-t", "nan");
+	BAD("-t", "-c", "h", "-t", "inf");
+	BAD("-O", "-c", "h", "-O", "nan");
+	BAD("-b", "-c", "h", "-u", "-b", "nan");
+	BAD("--max-time", "-s", "--max-time", "nan");
+	BAD("--max-time", "-s", "--max-time", "inf");
+	BAD("--max-time", "-s", "--max-time", "-5");
 
 	ok(sp_parse_rate("100M", &v) == 0 && v == 100000000ULL &&
 	   sp_parse_rate("2k", &v) == 0 && v == 2000 &&
