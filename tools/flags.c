@@ -85,7 +85,7 @@ void sp_usage(FILE *f)
 "  -s, --server             run as server\n"
 "  -1, --one-off            exit after one test\n"
 "      --max-streams N      refuse tests of more streams (default %u)\n"
-"      --max-time SEC       refuse longer tests (default %.0f)\n"
+"      --max-time SEC       refuse longer tests (default %.0f, at most %.0f)\n"
 "Client options:\n"
 "  -c, --client HOST        run as client, connect to HOST\n"
 "  -t, --time SEC           test duration (default 10)\n"
@@ -105,7 +105,8 @@ void sp_usage(FILE *f)
 "  -w, --window SIZE        socket buffer size of both ends' TCP streams,\n"
 "                           K/M suffix\n"
 "      --connect-timeout MS connect and setup timeout (default %u)\n",
-		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_MAX_TIME, SP_MAX_STREAMS,
+		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_DEFAULT_MAX_TIME,
+		SP_MAX_TIME, SP_MAX_STREAMS,
 		SP_MAX_STREAMS / 2, SP_MAX_OMIT, SP_DEFAULT_UDP_LEN,
 		SP_DEFAULT_CONNECT_MS);
 }
@@ -246,7 +247,7 @@ static void sp_opts_default(struct sp_opts *o)
 	o->rate = 1000000;
 	o->connect_ms = SP_DEFAULT_CONNECT_MS;
 	o->max_streams = SP_MAX_STREAMS;
-	o->max_time = SP_MAX_TIME;
+	o->max_time = SP_DEFAULT_MAX_TIME;
 	o->family = AF_UNSPEC;
 }
 

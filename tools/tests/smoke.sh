@@ -92,6 +92,11 @@ rc=$?
 
 [ $rc -eq 0 ]
 ok $? "TCP 2 s client->server: exit 0" "$T/tcp.err"
+
+# a server's default --max-time is minutes, not a day (review U6)
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 590 -O 11 >"$T/long.out" 2>&1
+[ $? -eq 1 ] && grep -q 'at most 600 s' "$T/long.out"
+ok $? "default server: a test of more than 600 s is refused" "$T/long.out"
 python3 -m json.tool "$T/tcp.json" >/dev/null 2>"$T/json.err"
 ok $? "TCP -J output is valid JSON" "$T/json.err"
 jcheck "$T/tcp.json" 'd["summary"]["corrupt_bytes"] == 0 and

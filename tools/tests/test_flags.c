@@ -67,7 +67,17 @@ void test_flags(void)
 		   o.mode == SP_MODE_SERVER && o.one_off && o.port == 0 &&
 		   o.mptcp && o.json && o.family == AF_INET,
 		   "server command line");
+		/* review U6: nobody holds an open server a day by default */
+		ok(o.max_time == 600, "server --max-time default: 600 s");
 	}
+	{
+		char *v_[] = { "stripe-perf", "-s", "--max-time", "86400",
+			       NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.max_time == 86400,
+		   "--max-time raises the bound up to 86400 s");
+	}
+	BAD("--max-time", "-s", "--max-time", "86401");
 	{
 		char *v_[] = { "stripe-perf", "-h", NULL };
 
