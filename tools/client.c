@@ -156,7 +156,7 @@ static int sp_client_params(const struct sp_opts *o, int fd,
 		if (fit >= SP_MIN_UDP_LEN)
 			p->len = fit;
 	}
-	p->rate = o->udp ? o->rate : 0;
+	p->rate = o->rate;
 	if (o->congestion)
 		snprintf(p->congestion, sizeof(p->congestion), "%s",
 			 o->congestion);

@@ -96,8 +96,8 @@ void sp_usage(FILE *f)
 "  -O, --omit SEC           leave the first SEC seconds out of the results\n"
 "                           (the test runs -t after them; at most %.0f)\n"
 "  -u, --udp                UDP instead of TCP\n"
-"  -b, --bitrate RATE       UDP rate per stream, k/M/G suffix, 0 = unlimited\n"
-"                           (default 1M)\n"
+"  -b, --bitrate RATE       rate per stream, k/M/G suffix, 0 = unlimited\n"
+"                           (default 1M for UDP, unlimited for TCP)\n"
 "  -l, --length LEN         write size (TCP, default 128K) or datagram size\n"
 "                           (UDP, default: what the path MTU carries, at\n"
 "                           most %u), K/M suffix\n"
@@ -517,9 +517,9 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 		if (o->udp && (o->congestion || o->window))
 			return sp_err(err, errlen,
 				      "-C/--congestion and -w/--window apply to TCP only");
-		if (!o->udp && (seen_client & SP_SEEN('b')))
-			return sp_err(err, errlen,
-				      "-b/--bitrate applies to UDP only (add -u)");
+		/* TCP, as iperf3: unlimited unless -b paces it */
+		if (!o->udp && !(seen_client & SP_SEEN('b')))
+			o->rate = 0;
 		if (!o->len_set)
 			o->len = o->udp ? SP_DEFAULT_UDP_LEN :
 					  SP_DEFAULT_TCP_LEN;

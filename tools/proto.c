@@ -143,6 +143,9 @@ void sp_accept_put(const struct sp_params *p, unsigned int udp_port,
 	sp_msg_kv(b, "udp_port", "%u", udp_port);
 	if (p->bidir)
 		sp_msg_kv(b, "bidir", "1");
+	/* an older server sends TCP unpaced */
+	if (!p->udp && p->rate)
+		sp_msg_kv(b, "tcp_rate", "%llu", (unsigned long long)p->rate);
 	if (p->omit > 0)
 		sp_msg_kv(b, "omit", "%.6f", p->omit);
 	sp_msg_end(b);
@@ -160,6 +163,13 @@ int sp_accept_check(const struct sp_msg *m, const struct sp_params *p,
 	}
 	if (p->omit > 0 && !sp_msg_get(m, "omit")) {
 		snprintf(err, errlen, "the server does not know -O/--omit");
+		return -EPROTO;
+	}
+	/* only a sending server paces; ours does it ourselves */
+	if (!p->udp && p->rate && (p->reverse || p->bidir) &&
+	    !sp_msg_get(m, "tcp_rate")) {
+		snprintf(err, errlen,
+			 "the server does not pace TCP (-b without -u)");
 		return -EPROTO;
 	}
 	return 0;

@@ -818,7 +818,7 @@ static void sp_json_start(struct sp_json *j, const struct sp_test_info *t)
 	sp_json_dbl(j, "omit", t->omit);
 	sp_json_dbl(j, "interval", t->interval);
 	sp_json_u64(j, "length", t->len);
-	sp_json_u64(j, "bitrate", t->udp ? t->rate : 0);
+	sp_json_u64(j, "bitrate", t->rate);
 	sp_iperf3_start(j, t);
 	sp_json_obj_end(j);
 }

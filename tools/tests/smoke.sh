@@ -209,9 +209,22 @@ ok $? "TCP --bidir -P 2: both directions at once, intact, iperf3's keys" \
 		d["end"]["sum_bidir_reverse"]["packets"] > 0'
 ok $? "UDP --bidir: both directions at once, none lost" "$T/bidiru.json"
 
+# -b paces TCP as in iperf3 (review U6): the client's direction and, with
+# --bidir, the server's, each near 30 Mbit/s
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --bidir -b 30M -l 16K -J \
+	>"$T/tcprate.json" 2>"$T/tcprate.err" &&
+	jcheck "$T/tcprate.json" 'all(abs(d["end"][k]["bits_per_second"] -
+		30e6) < 3e6 for k in ("sum_received",
+		"sum_received_bidir_reverse")) and
+		d["start"]["test_start"]["target_bitrate"] == 30000000 and
+		d["summary"]["integrity_ok"] and
+		d["summary_bidir_reverse"]["integrity_ok"]'
+ok $? "TCP --bidir -b 30M: both directions paced to 30 Mbit/s" \
+	"$T/tcprate.json"
+
 # what tools written for iperf3 read (issue 15): a TCP and a UDP run, the
 # receiving client of -R, and runs with -O and --bidir
-for run in tcp udp rev revu omit omitu bidir bidiru; do
+for run in tcp udp rev revu omit omitu bidir bidiru tcprate; do
 	python3 "$(dirname "$0")/iperf3_consumer.py" "$T/$run.json" \
 		>"$T/i3-$run.out" 2>&1
 	ok $? "iperf3 consumer reads the $run run: $(cat "$T/i3-$run.out")" \

@@ -343,6 +343,36 @@ static void test_params_not_finite(void)
 	}
 }
 
+/* -b for TCP: a sending server must pace, and says so in ACCEPT. */
+static void test_accept_tcp_rate(void)
+{
+	struct sp_params p = { .version = SP_PROTO_VER, .streams = 1,
+			       .duration = 1, .len = 1000, .rate = 1000000 };
+	struct sp_buf b;
+	struct sp_msg m;
+	char err[128] = "";
+
+	sp_buf_init(&b);
+	sp_accept_put(&p, 0, &b);
+	ok(strstr(b.p, "\ntcp_rate 1000000\n") &&
+	   !sp_msg_parse(strdup(b.p), &m) &&
+	   !sp_accept_check(&m, &p, err, sizeof(err)),
+	   "ACCEPT echoes a TCP rate [%s]", err);
+	sp_msg_free(&m);
+	p.reverse = true;
+	ok(!sp_msg_parse(strdup("ACCEPT\nudp_port 0\n\n"), &m) &&
+	   sp_accept_check(&m, &p, err, sizeof(err)) == -EPROTO &&
+	   strstr(err, "-b"),
+	   "-R -b: a server that does not pace TCP is refused [%s]", err);
+	sp_msg_free(&m);
+	p.reverse = false;
+	ok(!sp_msg_parse(strdup("ACCEPT\nudp_port 0\n\n"), &m) &&
+	   !sp_accept_check(&m, &p, err, sizeof(err)),
+	   "-b, client sends: it paces itself, any server will do");
+	sp_msg_free(&m);
+	sp_buf_free(&b);
+}
+
 void test_ctrl(void)
 {
 	test_framing();
@@ -351,4 +381,5 @@ void test_ctrl(void)
 	test_omitted_rows();
 	test_params_bidir_omit();
 	test_params_not_finite();
+	test_accept_tcp_rate();
 }

@@ -51,7 +51,15 @@ void test_flags(void)
 
 		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.port == 5301 &&
 		   o.duration == 10 && o.streams == 1 && !o.udp &&
-		   o.len == 128 * 1024, "client defaults");
+		   o.len == 128 * 1024 && o.rate == 0,
+		   "client defaults (TCP unpaced)");
+	}
+	{
+		/* review U6: iperf3 paces TCP with -b */
+		char *v_[] = { "stripe-perf", "-c", "h", "-b", "100M", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 && !o.udp &&
+		   o.rate == 100000000ULL, "-b 100M for TCP [%s]", err);
 	}
 	{
 		char *v_[] = { "stripe-perf", "-c", "h", "-u", NULL };
@@ -131,7 +139,7 @@ void test_flags(void)
 	BAD("-p", "-c", "h", "-p", "0");
 	BAD("-i", "-c", "h", "-i", "0.01");
 	BAD("-b", "-c", "h", "-u", "-b", "10X");
-	BAD("-b", "-c", "h", "-b", "100M");
+	BAD("-b", "-s", "-b", "100M");
 	BAD("-l", "-c", "h", "-u", "-l", "70000");
 	BAD("-l", "-c", "h", "-u", "-l", "8");
 	BAD("-l", "-c", "h", "-l", "abc");
