@@ -156,7 +156,7 @@ static int sp_client_params(const struct sp_opts *o, int fd,
 		if (fit >= SP_MIN_UDP_LEN)
 			p->len = fit;
 	}
-	p->rate = o->udp ? o->rate : 0;
+	p->rate = o->rate;
 	if (o->congestion)
 		snprintf(p->congestion, sizeof(p->congestion), "%s",
 			 o->congestion);
@@ -248,6 +248,9 @@ int sp_client_run(const struct sp_opts *o)
 	sp_sess_init(s);
 	sp_sess_init(s2);
 
+	/* -V with -J: stdout stays one JSON document */
+	if (o->verbose)
+		sp_report_verbose_host(o->json ? stderr : stdout);
 	if (!o->json)
 		printf("Connecting to host %s, port %u\n", o->host, o->port);
 	fflush(stdout);
@@ -297,6 +300,8 @@ int sp_client_run(const struct sp_opts *o)
 	if (o->stripe_dev)
 		sp_stripe_begin(o->stripe_dev, before, &stripe_ok, smsg,
 				sizeof(smsg), false);
+	if (o->verbose)
+		sp_report_verbose_test(o->json ? stderr : stdout, &p);
 	sp_client_connected(s, o);
 	if (p.bidir)
 		sp_client_connected(s2, o);

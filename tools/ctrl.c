@@ -3,6 +3,7 @@
  * wait is bounded by a deadline so a dead peer cannot hang either side.
  */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -179,11 +180,16 @@ int sp_msg_dbl(const struct sp_msg *m, const char *key, double *v)
 {
 	const char *s = sp_msg_get(m, key);
 	char *end;
+	double d;
 
 	if (!s || !*s)
 		return -ENOENT;
-	*v = strtod(s, &end);
-	return *end ? -EINVAL : 0;
+	/* strtod() takes "nan" and "inf", which pass no range check */
+	d = strtod(s, &end);
+	if (*end || !isfinite(d))
+		return -EINVAL;
+	*v = d;
+	return 0;
 }
 
 void sp_ctrl_init(struct sp_ctrl *c, int fd)

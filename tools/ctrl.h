@@ -52,6 +52,7 @@ int sp_msg_parse(char *text, struct sp_msg *m);
 void sp_msg_free(struct sp_msg *m);
 const char *sp_msg_get(const struct sp_msg *m, const char *key);
 int sp_msg_u64(const struct sp_msg *m, const char *key, uint64_t *v);
+/* A finite number only: "nan" and "inf" are -EINVAL. */
 int sp_msg_dbl(const struct sp_msg *m, const char *key, double *v);
 
 struct sp_ctrl {

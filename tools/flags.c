@@ -53,11 +53,12 @@ static const struct option sp_long_opts[] = {
 	{ "max-streams",	required_argument,	NULL, OPT_MAX_STREAMS },
 	{ "max-time",		required_argument,	NULL, OPT_MAX_TIME },
 	{ "help",		no_argument,		NULL, 'h' },
-	{ "version",		no_argument,		NULL, 'V' },
+	{ "version",		no_argument,		NULL, 'v' },
+	{ "verbose",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char sp_short_opts[] = ":sc:p:t:i:P:RJub:l:B:146hVC:w:O:";
+static const char sp_short_opts[] = ":sc:p:t:i:P:RJub:l:B:146hvVC:w:O:";
 
 void sp_usage(FILE *f)
 {
@@ -77,13 +78,14 @@ void sp_usage(FILE *f)
 "      --logfile FILE       append the output to FILE instead of stdout\n"
 "      --timestamps[=FMT]   start every output line with the time, as\n"
 "                           strftime(3) FMT (default \"%%c \")\n"
+"  -V, --verbose            more detail: version, host, test settings\n"
 "  -h, --help               this text\n"
-"  -V, --version            print the version\n"
+"  -v, --version            print the version\n"
 "Server options:\n"
 "  -s, --server             run as server\n"
 "  -1, --one-off            exit after one test\n"
 "      --max-streams N      refuse tests of more streams (default %u)\n"
-"      --max-time SEC       refuse longer tests (default %.0f)\n"
+"      --max-time SEC       refuse longer tests (default %.0f, at most %.0f)\n"
 "Client options:\n"
 "  -c, --client HOST        run as client, connect to HOST\n"
 "  -t, --time SEC           test duration (default 10)\n"
@@ -94,8 +96,8 @@ void sp_usage(FILE *f)
 "  -O, --omit SEC           leave the first SEC seconds out of the results\n"
 "                           (the test runs -t after them; at most %.0f)\n"
 "  -u, --udp                UDP instead of TCP\n"
-"  -b, --bitrate RATE       UDP rate per stream, k/M/G suffix, 0 = unlimited\n"
-"                           (default 1M)\n"
+"  -b, --bitrate RATE       rate per stream, k/M/G suffix, 0 = unlimited\n"
+"                           (default 1M for UDP, unlimited for TCP)\n"
 "  -l, --length LEN         write size (TCP, default 128K) or datagram size\n"
 "                           (UDP, default: what the path MTU carries, at\n"
 "                           most %u), K/M suffix\n"
@@ -103,7 +105,8 @@ void sp_usage(FILE *f)
 "  -w, --window SIZE        socket buffer size of both ends' TCP streams,\n"
 "                           K/M suffix\n"
 "      --connect-timeout MS connect and setup timeout (default %u)\n",
-		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_MAX_TIME, SP_MAX_STREAMS,
+		SP_DEFAULT_PORT, SP_MAX_STREAMS, SP_DEFAULT_MAX_TIME,
+		SP_MAX_TIME, SP_MAX_STREAMS,
 		SP_MAX_STREAMS / 2, SP_MAX_OMIT, SP_DEFAULT_UDP_LEN,
 		SP_DEFAULT_CONNECT_MS);
 }
@@ -244,7 +247,7 @@ static void sp_opts_default(struct sp_opts *o)
 	o->rate = 1000000;
 	o->connect_ms = SP_DEFAULT_CONNECT_MS;
 	o->max_streams = SP_MAX_STREAMS;
-	o->max_time = SP_MAX_TIME;
+	o->max_time = SP_DEFAULT_MAX_TIME;
 	o->family = AF_UNSPEC;
 }
 
@@ -447,8 +450,11 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 			break;
 		case 'h':
 			return SP_ARGS_HELP;
-		case 'V':
+		case 'v':
 			return SP_ARGS_VERSION;
+		case 'V':
+			o->verbose = true;
+			break;
 		case ':':
 			if (optopt)
 				return sp_err(err, errlen,
@@ -511,9 +517,9 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 		if (o->udp && (o->congestion || o->window))
 			return sp_err(err, errlen,
 				      "-C/--congestion and -w/--window apply to TCP only");
-		if (!o->udp && (seen_client & SP_SEEN('b')))
-			return sp_err(err, errlen,
-				      "-b/--bitrate applies to UDP only (add -u)");
+		/* TCP, as iperf3: unlimited unless -b paces it */
+		if (!o->udp && !(seen_client & SP_SEEN('b')))
+			o->rate = 0;
 		if (!o->len_set)
 			o->len = o->udp ? SP_DEFAULT_UDP_LEN :
 					  SP_DEFAULT_TCP_LEN;

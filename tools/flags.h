@@ -19,6 +19,10 @@
 #define SP_DEFAULT_CONNECT_MS	5000
 #define SP_MAX_STREAMS		128
 #define SP_MAX_TIME		86400.0
+/* A server's --max-time: with no authentication, anyone reaching the port
+ * may hold it this long; --max-time raises it up to SP_MAX_TIME.
+ */
+#define SP_DEFAULT_MAX_TIME	600.0
 #define SP_MAX_OMIT		600.0	/* -O, iperf3's bound */
 #define SP_MAX_TCP_LEN		(1024 * 1024)
 #define SP_MAX_UDP_LEN		65507
@@ -62,6 +66,7 @@ struct sp_opts {
 	bool reverse;
 	bool bidir;		/* --bidir: both directions at once */
 	bool json;
+	bool verbose;	/* -V: version, host and test settings too */
 	bool udp;
 	bool mptcp;
 	bool one_off;

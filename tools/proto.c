@@ -96,7 +96,7 @@ int sp_params_get(const struct sp_msg *m, struct sp_params *p, char *err,
 	if (sp_msg_dbl(m, "duration", &p->duration) || !(p->duration > 0) ||
 	    p->duration > SP_MAX_TIME)
 		return sp_bad(err, errlen, "duration");
-	if (sp_msg_dbl(m, "interval", &p->interval) || p->interval < 0 ||
+	if (sp_msg_dbl(m, "interval", &p->interval) || !(p->interval >= 0) ||
 	    p->interval > 3600 || (p->interval > 0 && p->interval < 0.1))
 		return sp_bad(err, errlen, "interval");
 	if (sp_msg_u64(m, "length", &v) || !v ||
@@ -143,6 +143,9 @@ void sp_accept_put(const struct sp_params *p, unsigned int udp_port,
 	sp_msg_kv(b, "udp_port", "%u", udp_port);
 	if (p->bidir)
 		sp_msg_kv(b, "bidir", "1");
+	/* an older server sends TCP unpaced */
+	if (!p->udp && p->rate)
+		sp_msg_kv(b, "tcp_rate", "%llu", (unsigned long long)p->rate);
 	if (p->omit > 0)
 		sp_msg_kv(b, "omit", "%.6f", p->omit);
 	sp_msg_end(b);
@@ -160,6 +163,13 @@ int sp_accept_check(const struct sp_msg *m, const struct sp_params *p,
 	}
 	if (p->omit > 0 && !sp_msg_get(m, "omit")) {
 		snprintf(err, errlen, "the server does not know -O/--omit");
+		return -EPROTO;
+	}
+	/* only a sending server paces; ours does it ourselves */
+	if (!p->udp && p->rate && (p->reverse || p->bidir) &&
+	    !sp_msg_get(m, "tcp_rate")) {
+		snprintf(err, errlen,
+			 "the server does not pace TCP (-b without -u)");
 		return -EPROTO;
 	}
 	return 0;

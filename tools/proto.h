@@ -3,8 +3,8 @@
  *
  *   client                         server
  *   PARAMS (what to run)   ->
- *                          <-      ACCEPT (UDP port; bidir and omit
- *                                  echoed) or ERROR (msg)
+ *                          <-      ACCEPT (UDP port; bidir, omit and a
+ *                                  TCP rate echoed) or ERROR (msg)
  *   data connections, each opening with a greeting (TCP only)
  *                          <-      START
  *   ... data phase; the sender ends it with DONE (counts sent) ...

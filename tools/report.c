@@ -5,7 +5,9 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 
 #include <linux/stripe.h>
 
@@ -816,7 +818,7 @@ static void sp_json_start(struct sp_json *j, const struct sp_test_info *t)
 	sp_json_dbl(j, "omit", t->omit);
 	sp_json_dbl(j, "interval", t->interval);
 	sp_json_u64(j, "length", t->len);
-	sp_json_u64(j, "bitrate", t->udp ? t->rate : 0);
+	sp_json_u64(j, "bitrate", t->rate);
 	sp_iperf3_start(j, t);
 	sp_json_obj_end(j);
 }
@@ -856,4 +858,41 @@ void sp_report_json(FILE *f, const struct sp_test_info *t,
 		    const char *error)
 {
 	sp_report_json2(f, t, local, remote, NULL, NULL, error);
+}
+
+void sp_report_verbose_host(FILE *f)
+{
+	char when[64];
+	struct utsname u;
+	struct tm tm;
+	time_t now = time(NULL);
+
+	fprintf(f, "stripe-perf %s\n", SP_VERSION);
+	if (!uname(&u))
+		fprintf(f, "%s %s %s %s %s\n", u.sysname, u.nodename,
+			u.release, u.version, u.machine);
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	fprintf(f, "Time: %s\n", when);
+	fflush(f);
+}
+
+void sp_report_verbose_test(FILE *f, const struct sp_params *p)
+{
+	char r[32];
+
+	fprintf(f, "Starting Test: protocol: %s, %u streams%s, %u byte %s, omitting %g seconds, %g second test, %s, bitrate %s per stream",
+		p->mptcp ? "MPTCP" : p->udp ? "UDP" : "TCP", p->streams,
+		p->bidir ? " each way" : "", p->len,
+		p->udp ? "datagrams" : "blocks", p->omit, p->duration,
+		p->bidir ? "both send" : p->reverse ? "server sends" :
+						      "client sends",
+		p->rate ? sp_fmt_rate((double)p->rate, r, sizeof(r)) :
+			  "unlimited");
+	if (p->congestion[0])
+		fprintf(f, ", congestion %s", p->congestion);
+	if (p->window)
+		fprintf(f, ", window %u bytes", p->window);
+	fprintf(f, "\n");
+	fflush(f);
 }

@@ -9,7 +9,10 @@
 
 #include "results.h"
 
-#define SP_VERSION	"1.0"
+/* SP_VERSION comes from the top Makefile, the project's one version */
+#ifndef SP_VERSION
+#error "SP_VERSION: build with tools/Makefile"
+#endif
 
 struct sp_test_info {
 	bool server;		/* this process */
@@ -59,5 +62,10 @@ void sp_report_json2(FILE *f, const struct sp_test_info *t,
 		     const struct sp_side *local, const struct sp_side *remote,
 		     const struct sp_side *local_rev,
 		     const struct sp_side *remote_rev, const char *error);
+
+/* -V: the version, the host and the time, as iperf3 -V starts */
+void sp_report_verbose_host(FILE *f);
+/* -V: the test's settings, as iperf3 -V's "Starting Test" line */
+void sp_report_verbose_test(FILE *f, const struct sp_params *p);
 
 #endif /* SP_REPORT_H */

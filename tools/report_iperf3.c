@@ -65,7 +65,7 @@ void sp_iperf3_start(struct sp_json *j, const struct sp_test_info *t)
 	sp_json_u64(j, "blocks", 0);
 	sp_json_u64(j, "reverse", t->reverse);
 	sp_json_u64(j, "tos", 0);
-	if (t->udp)
+	if (t->udp || t->rate)
 		sp_json_u64(j, "target_bitrate", t->rate);
 	sp_json_u64(j, "bidir", t->bidir);
 	sp_json_obj_end(j);

@@ -3,8 +3,10 @@
  * their parameters (at most SP_MAX_WAITING, each for --connect-timeout, each
  * buffering at most SP_CTRL_MAX_REQ), so an idle or slow connection delays
  * nobody: the first complete request runs, the others are told the server
- * is busy, as is anyone arriving during a test. The data phase has its own
- * hard deadline, so the server never waits forever on a dead client.
+ * is busy, as is anyone arriving during a test. Data connections that do
+ * not greet during the setup are evicted (sp_accept_streams). The data
+ * phase has its own hard deadline, so the server never waits forever on a
+ * dead client.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -26,10 +28,15 @@
 #include "stripe_nl.h"
 
 #define SP_MAX_WAITING	64	/* control connections before PARAMS */
+/* A data connection sends its greeting as it connects: one silent this
+ * long holds a slot for nothing (bounded by --connect-timeout too).
+ */
+#define SP_GREET_MS	2000
 
 struct sp_pending {
 	int fd;
 	unsigned int got;
+	int64_t deadline;	/* evicted without its greeting by then */
 	uint8_t buf[SP_GREET_LEN];
 };
 
@@ -69,23 +76,61 @@ static struct sp_stream *sp_greeted(struct sp_sess **ss, uint32_t id)
 	return st->fd < 0 ? st : NULL;
 }
 
+/* Read what a pending data connection sent. 0: its greeting is not
+ * complete yet; 1: done with it (a stream's now, or refused); -1: setting
+ * up the stream failed (err set).
+ */
+static int sp_pending_read(struct sp_sess **ss, struct sp_pending *pp,
+			   const struct sp_params *p, unsigned int *have,
+			   char *err, size_t errlen)
+{
+	struct sp_stream *st = NULL;
+	uint32_t id;
+	ssize_t n;
+
+	n = recv(pp->fd, pp->buf + pp->got, SP_GREET_LEN - pp->got,
+		 MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n > 0)
+		pp->got += (unsigned int)n;
+	if (n > 0 && pp->got < SP_GREET_LEN &&
+	    !memcmp(pp->buf, "SPD1", pp->got < 4 ? pp->got : 4))
+		return 0;
+	if (n > 0 && pp->got == SP_GREET_LEN &&
+	    !sp_greeting_parse(pp->buf, p->cookie, &id))
+		st = sp_greeted(ss, id);
+	if (!st) {
+		if (n > 0)
+			sp_refuse_busy(pp->fd);
+		else
+			close(pp->fd);
+		return 1;
+	}
+	st->fd = pp->fd;
+	(*have)++;
+	return sp_tune_tcp(pp->fd, p->congestion, p->window, err, errlen) ?
+	       -1 : 1;
+}
+
 /* Accept the client's data connections until every stream has greeted.
- * Anything else that connects meanwhile is told the server is busy.
+ * Anything else that connects meanwhile is told the server is busy. A
+ * connection that has not greeted within SP_GREET_MS is evicted, and so
+ * is the oldest when all slots are taken: idle connections cannot keep
+ * the client's out.
  */
 static int sp_accept_streams(struct sp_sess **ss, int lfd,
 			     const struct sp_params *p, int64_t deadline,
-			     char *err, size_t errlen)
+			     unsigned int greet_ms, char *err, size_t errlen)
 {
 	struct sp_sess *s = ss[0];
 	unsigned int want = s->nstreams * (ss[1] ? 2 : 1);
-	struct sp_stream *st;
 	struct sp_pending pend[SP_MAX_STREAMS];
 	struct pollfd pfd[SP_MAX_STREAMS + 2];
-	unsigned int npend = 0, have = 0, i, np;
-	int64_t left, pause = 0, now;
-	uint32_t id;
-	ssize_t n;
-	int fd, ret = -1;
+	unsigned int npend = 0, have = 0, i, np, oldest, n;
+	unsigned int silent = 0, crowded = 0;	/* evicted */
+	int64_t left, pause = 0, now, wake;
+	int fd, r, ret = -1;
 
 	while (have < want) {
 		now = sp_now_ns();
@@ -95,6 +140,17 @@ static int sp_accept_streams(struct sp_sess **ss, int lfd,
 				 "only %u of %u data connections arrived in time",
 				 have, want);
 			goto out;
+		}
+		wake = deadline;
+		for (i = npend; i-- > 0;) {
+			if (pend[i].deadline > now) {
+				if (pend[i].deadline < wake)
+					wake = pend[i].deadline;
+				continue;
+			}
+			close(pend[i].fd);
+			pend[i] = pend[--npend];
+			silent++;
 		}
 		np = 0;
 		/* out of descriptors: leave the listener alone a while */
@@ -106,9 +162,10 @@ static int sp_accept_streams(struct sp_sess **ss, int lfd,
 			pfd[np].fd = pend[i].fd;
 			pfd[np++].events = POLLIN;
 		}
-		if (pause > now && pause - now < left)
-			left = pause - now;
-		if (poll(pfd, np, (int)(left / SP_NSEC_PER_MSEC) + 1) < 0 &&
+		if (pause > now && pause < wake)
+			wake = pause;
+		if (poll(pfd, np,
+			 (int)((wake - now) / SP_NSEC_PER_MSEC) + 1) < 0 &&
 		    errno != EINTR) {
 			snprintf(err, errlen, "poll: %s", strerror(errno));
 			goto out;
@@ -124,55 +181,54 @@ static int sp_accept_streams(struct sp_sess **ss, int lfd,
 		}
 		/* greetings first: their slots free before new accepts */
 		for (i = npend; i-- > 0;) {
-			struct sp_pending *pp = &pend[i];
-
 			if (!pfd[2 + i].revents)
 				continue;
-			n = recv(pp->fd, pp->buf + pp->got,
-				 SP_GREET_LEN - pp->got, MSG_DONTWAIT);
-			if (n < 0 && errno == EAGAIN)
-				continue;
-			if (n > 0)
-				pp->got += (unsigned int)n;
-			if (n > 0 && pp->got < SP_GREET_LEN &&
-			    !memcmp(pp->buf, "SPD1", pp->got < 4 ? pp->got : 4))
-				continue;
-			st = NULL;
-			if (n > 0 && pp->got == SP_GREET_LEN &&
-			    !sp_greeting_parse(pp->buf, p->cookie, &id))
-				st = sp_greeted(ss, id);
-			if (st) {
-				st->fd = pp->fd;
-				have++;
-				if (sp_tune_tcp(pp->fd, p->congestion,
-						p->window, err, errlen)) {
-					pend[i] = pend[--npend];
-					goto out;
-				}
-			} else {
-				if (n > 0)
-					sp_refuse_busy(pp->fd);
-				else
-					close(pp->fd);
-			}
-			pend[i] = pend[--npend];
+			r = sp_pending_read(ss, &pend[i], p, &have, err,
+					    errlen);
+			if (r)
+				pend[i] = pend[--npend];
+			if (r < 0)
+				goto out;
 		}
-		while (pfd[0].revents & POLLIN) {
+		/* a round's accepts are bounded: a flood still lets the
+		 * deadlines run
+		 */
+		for (n = 0; n < SP_MAX_STREAMS && have < want &&
+			    (pfd[0].revents & POLLIN); n++) {
 			fd = sp_accept(lfd, &pause);
 			if (fd < 0)
 				break;
-			if (npend < SP_MAX_STREAMS) {
-				pend[npend].fd = fd;
-				pend[npend++].got = 0;
-			} else {
-				close(fd);
+			if (npend == SP_MAX_STREAMS) {
+				oldest = 0;
+				for (i = 1; i < npend; i++)
+					if (pend[i].deadline <
+					    pend[oldest].deadline)
+						oldest = i;
+				close(pend[oldest].fd);
+				pend[oldest] = pend[--npend];
+				crowded++;
 			}
+			pend[npend].fd = fd;
+			pend[npend].got = 0;
+			pend[npend].deadline = sp_now_ns() +
+					       greet_ms * SP_NSEC_PER_MSEC;
+			/* the greeting is often in already */
+			r = sp_pending_read(ss, &pend[npend], p, &have, err,
+					    errlen);
+			if (r < 0)
+				goto out;
+			if (!r)
+				npend++;
 		}
 	}
 	ret = 0;
 out:
 	for (i = 0; i < npend; i++)
 		close(pend[i].fd);
+	if (silent + crowded)
+		fprintf(stderr,
+			"stripe-perf: setup: %u data connections evicted without a greeting (%u silent for %u ms, %u for room)\n",
+			silent + crowded, silent, greet_ms, crowded);
 	return ret;
 }
 
@@ -282,7 +338,10 @@ static int sp_server_setup(const struct sp_opts *o, int lfd,
 	if (p->udp)
 		return 0;
 	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
-	return sp_accept_streams(ss, lfd, p, deadline, err, errlen);
+	return sp_accept_streams(ss, lfd, p, deadline,
+				 o->connect_ms < SP_GREET_MS ? o->connect_ms :
+							       SP_GREET_MS,
+				 err, errlen);
 }
 
 /* Our sides to the client (the reverse one second), then let it close
@@ -364,6 +423,8 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	       p.mptcp ? "MPTCP" : p.udp ? "UDP" : "TCP",
 	       p.streams > 1 ? "s" : "", p.bidir ? "both send" :
 	       s->sender ? "server sends" : "client sends", p.duration);
+	if (o->verbose)
+		sp_report_verbose_test(o->json ? stderr : stdout, &p);
 	if (o->stripe_dev)
 		sp_stripe_begin(o->stripe_dev, before, &stripe_ok, smsg,
 				sizeof(smsg), false);
@@ -478,6 +539,11 @@ int sp_server_run(const struct sp_opts *o)
 		fprintf(stderr, "stripe-perf: out of memory\n");
 		close(lfd);
 		return 1;
+	}
+	if (o->verbose) {
+		sp_report_verbose_host(o->json ? stderr : stdout);
+		sp_log(o, "Limits: at most %u streams, %.0f s per test, %u ms per setup step\n",
+		       o->max_streams, o->max_time, o->connect_ms);
 	}
 	sp_local_addr(lfd, &a);
 	sp_log(o, "Server listening on %s%s\n",

@@ -299,6 +299,20 @@ static int sp_udp_pace(struct sp_sess *s, int64_t now, bool *blocked,
 	return 0;
 }
 
+/* A paced TCP sender: when its next stream is due. Those due already
+ * wait for POLLOUT, not the clock (a full socket would spin the loop).
+ */
+static int64_t sp_tcp_due(const struct sp_sess *s, int64_t now)
+{
+	int64_t due = INT64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < s->nstreams; i++)
+		if (s->st[i].fd >= 0 && s->st[i].next_ns > now)
+			due = sp_min64(due, s->st[i].next_ns);
+	return due;
+}
+
 /* -O: the counters at the end of the omitted time, so the results count
  * only what came after it (the TCP_INFO levels are the end's anyway).
  */
@@ -538,6 +552,8 @@ static int sp_run_tick(struct sp_sess *s, int64_t now, int64_t *wake)
 	if (s->udp && s->sender &&
 	    sp_udp_pace(s, now, &s->blocked, &s->udp_next))
 		return -1;
+	if (!s->udp && s->sender && !s->stopping && s->rate)
+		*wake = sp_min64(*wake, sp_tcp_due(s, now));
 
 	*wake = sp_min64(*wake, s->next_iv);
 	if (s->omitting)
@@ -560,7 +576,8 @@ static int sp_run_tick(struct sp_sess *s, int64_t now, int64_t *wake)
 #define SP_NPOLL	(2 * (SP_MAX_STREAMS + 1) + 2)
 
 static void sp_run_pollfds(const struct sp_sess *s, unsigned int k,
-			   struct pollfd *pfd, int *tag, unsigned int *np)
+			   int64_t now, struct pollfd *pfd, int *tag,
+			   unsigned int *np)
 {
 	const struct sp_stream *st;
 	unsigned int i;
@@ -582,7 +599,9 @@ static void sp_run_pollfds(const struct sp_sess *s, unsigned int k,
 			if (st->eof)
 				continue;
 			pfd[*np].events = POLLIN;
-			if (s->sender && !s->stopping)
+			/* -b: not before it is due (sp_tcp_due) */
+			if (s->sender && !s->stopping &&
+			    (!s->rate || st->next_ns <= now))
 				pfd[*np].events |= POLLOUT;
 		}
 		pfd[*np].fd = st->fd;
@@ -609,7 +628,7 @@ static int sp_run_stream(struct sp_sess *s, struct sp_stream *st,
 			return -1;
 		}
 	}
-	if ((revents & POLLOUT) && !s->stopping && sp_tcp_send(s, st))
+	if ((revents & POLLOUT) && !s->stopping && sp_tcp_send(s, st, now))
 		return -1;
 	return 0;
 }
@@ -682,7 +701,7 @@ static unsigned int sp_run_pollset(struct sp_sess **ss, unsigned int n,
 	}
 	for (k = 0; k < n; k++)
 		if (!ss[k]->finished)
-			sp_run_pollfds(ss[k], k, pfd, tag, &np);
+			sp_run_pollfds(ss[k], k, now, pfd, tag, &np);
 	return np;
 }
 

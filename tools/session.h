@@ -36,9 +36,10 @@ struct sp_stream {
 	uint64_t corrupt;	/* bytes differing from the pattern */
 	uint64_t first_bad;	/* offset + 1 of the first */
 	struct sp_tcp_stats ti;
+	/* sender: the next send is due (-b) */
+	int64_t next_ns;
 	/* UDP sender */
 	uint64_t seq;
-	int64_t next_ns;
 	/* UDP receiver */
 	struct sp_reorder ro;
 	struct sp_owd owd;
@@ -64,7 +65,7 @@ struct sp_sess {
 	double omit;		/* -O: seconds before the results start */
 	double interval;
 	uint32_t len;
-	uint64_t rate;		/* UDP bit/s per stream, 0 = unlimited */
+	uint64_t rate;		/* bit/s per stream, 0 = unlimited */
 	struct sp_ctrl *ctrl;
 	int listen_fd;		/* server: answer "busy" while running */
 	int64_t listen_pause;	/* out of descriptors: not polled until */
@@ -116,7 +117,7 @@ int sp_sess_run2(struct sp_sess *a, struct sp_sess *b);
 
 /* tcp.c */
 void sp_tcp_info(int fd, bool mptcp, struct sp_tcp_stats *t);
-int sp_tcp_send(struct sp_sess *s, struct sp_stream *st);
+int sp_tcp_send(struct sp_sess *s, struct sp_stream *st, int64_t now);
 int sp_tcp_recv(struct sp_sess *s, struct sp_stream *st, uint8_t *buf,
 		size_t buflen, int64_t now);
 

@@ -118,17 +118,25 @@ void sp_tcp_info(int fd, bool mptcp, struct sp_tcp_stats *t)
 	}
 }
 
-int sp_tcp_send(struct sp_sess *s, struct sp_stream *st)
+/* -b: a stream sends again once what it sent is due at the rate, as
+ * iperf3 paces TCP (a write of -l at a time, on average the rate).
+ */
+int sp_tcp_send(struct sp_sess *s, struct sp_stream *st, int64_t now)
 {
 	const uint8_t *p;
 	unsigned int i;
 	ssize_t n;
 
 	for (i = 0; i < SP_TCP_BUDGET; i++) {
+		if (s->rate && st->next_ns > now)
+			return 0;
 		p = sp_pattern_tcp(st->id, st->bytes, s->len);
 		n = send(st->fd, p, s->len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			st->bytes += (uint64_t)n;
+			if (s->rate)
+				st->next_ns += (int64_t)((double)n * 8e9 /
+							 (double)s->rate);
 			continue;
 		}
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))

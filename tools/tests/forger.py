@@ -18,6 +18,13 @@ second half: it greets with ids past the last, an id taken twice, another
 test's cookie and garbage, then sends garbage on its own streams and
 resets the ones the server sends on.
 
+With --idle-data it states a TCP test of two streams and, during the
+setup, opens as many data connections as the server has slots that never
+greet (some send half a greeting), then greets one stream: the server
+must evict the oldest idle one to make room, and the rest once they have
+been silent for its greeting timeout, so the second stream, greeted after
+that, gets in too and the test starts.
+
 It speaks protocol version 2 (cookie in every datagram) and falls back to
 version 1 (no cookie) if the server asks for it, so the same attack runs
 against an old server.
@@ -217,6 +224,67 @@ def attack_bidir(port, streams):
     return out
 
 
+SLOTS = 128             # the server's data connections during setup
+
+
+def closed_by_server(sock):
+    """Has the server closed this connection (without waiting)?"""
+    sock.setblocking(False)
+    try:
+        while sock.recv(4096):
+            pass
+        return True
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+    except BlockingIOError:
+        return False
+
+
+def attack_idle_data(port, wait):
+    cookie = os.urandom(16)
+    ctrl = socket.create_connection(("127.0.0.1", port), timeout=5)
+    buf = [b""]
+    ctrl.sendall(msg("PARAMS", [
+        ("version", 2), ("protocol", "tcp"), ("mptcp", 0),
+        ("reverse", 0), ("streams", 2), ("duration", "0.2"),
+        ("interval", "0"), ("length", 65536), ("rate", 0),
+        ("udp_port", 0), ("cookie", cookie.hex())]))
+    verb, kv = read_msg(ctrl, buf, time.time() + 5)
+    if verb != "ACCEPT":
+        return {"error": "no ACCEPT: %s %s" % (verb, kv)}
+    idle = []
+    for i in range(SLOTS):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        if i % 4 == 0:
+            s.sendall(b"SPD1" + cookie[:8])     # half a greeting
+        idle.append(s)
+    time.sleep(0.2)
+    out = {"idle": len(idle)}
+    good = [greet(port, cookie, 0)]
+    time.sleep(0.2)
+    out["closed_for_room"] = sum(closed_by_server(s) for s in idle)
+    time.sleep(wait)
+    out["closed_after_wait"] = sum(closed_by_server(s) for s in idle)
+    good.append(greet(port, cookie, 1))
+    try:
+        verb, kv = read_msg(ctrl, buf, time.time() + 5)
+    except (EOFError, OSError) as e:
+        verb = str(e)
+    out["start"] = verb
+    for s in good:
+        s.close()
+    try:
+        ctrl.sendall(msg("DONE", [("s0.sent", 0), ("s0.bytes", 0),
+                                  ("s1.sent", 0), ("s1.bytes", 0)]))
+        out["results"] = read_msg(ctrl, buf, time.time() + 5)[0]
+    except (EOFError, OSError):
+        pass
+    for s in idle:
+        s.close()
+    ctrl.close()
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("port", type=int)
@@ -228,7 +296,14 @@ def main():
                     help="keep the slowloris connections this long")
     ap.add_argument("--bidir", action="store_true",
                     help="the --bidir attack instead")
+    ap.add_argument("--idle-data", type=float, metavar="SEC",
+                    help="the idle data connection attack instead, "
+                    "waiting SEC for the server to evict them")
     a = ap.parse_args()
+
+    if a.idle_data is not None:
+        print(json.dumps(attack_idle_data(a.port, a.idle_data)), flush=True)
+        return 0
 
     if a.bidir:
         print(json.dumps(attack_bidir(a.port, 2)), flush=True)

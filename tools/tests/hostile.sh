@@ -6,6 +6,8 @@
 # and garbage, while it holds slowloris control connections; then an honest
 # client runs. With --bidir it greets the server's doubled set of data
 # connections with bad ids and resets the streams the server sends on.
+# With --idle-data it fills the server's data connection slots during a
+# test's setup with connections that never greet.
 # The server's resident memory must stay under MEM_BOUND_KB and the honest
 # results must be right. Loopback only, ephemeral ports.
 # TAP output; exit 1 on failure.
@@ -127,6 +129,24 @@ ok $? "--bidir: an honest client after it runs both ways intact" \
 hwm=$(status_kb "$bsrv" VmHWM)
 kill -0 "$bsrv" 2>/dev/null && [ -n "$hwm" ] && [ "$hwm" -lt $MEM_BOUND_KB ]
 ok $? "--bidir: the server lives on, memory under the bound (${hwm:-?} kB)"
+
+# --- idle data connections during setup are evicted (review U6) --------
+
+# every slot taken by connections that never greet: the oldest makes room
+# for the first stream, the rest go after the 2 s greeting timeout, so the
+# second stream, greeted 2.2 s later, gets in and the test starts
+start_server idledata -B 127.0.0.1
+timeout 20 python3 "$HERE/forger.py" "$PORT" --idle-data 2.2 \
+	>"$T/idledata.json" 2>&1
+fcheck "$T/idledata.json" '(d["idle"] == 128 and
+	d["closed_for_room"] == 1 and d["closed_after_wait"] == 128 and
+	d["start"] == "START" and d.get("results") == "RESULTS")'
+ok $? "idle data connections: evicted for room and after 2 s, the test starts" \
+	"$T/idledata.json"
+grep -q '128 data connections evicted without a greeting (127 silent for 2000 ms, 1 for room)' \
+	"$T/idledata.err"
+ok $? "idle data connections: the server counts what it evicted" \
+	"$T/idledata.err"
 
 # --- an idle control connection delays no one (defect 4) ---------------
 

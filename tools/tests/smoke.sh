@@ -46,6 +46,15 @@ ok $? "unknown flag: exit 2 naming it" "$T/err"
 "$BIN" -h >"$T/usage"
 ok $? "-h prints usage, exit 0"
 
+# one version, the top Makefile's (review U6)
+VERSION=$(sed -n 's/^VERSION *:*= *//p' "$(dirname "$0")/../../Makefile")
+"$BIN" --version >"$T/version" 2>&1 &&
+	[ "$(cat "$T/version")" = "stripe-perf $VERSION" ]
+ok $? "--version prints the top Makefile's version ($VERSION)" "$T/version"
+"$BIN" -v >"$T/version" 2>&1 &&
+	[ "$(cat "$T/version")" = "stripe-perf $VERSION" ]
+ok $? "-v prints the version, as iperf3's" "$T/version"
+
 # every option of the usage text is in the man page, and back
 python3 - "$T/usage" "$MAN" >"$T/opts.diff" 2>&1 <<'PY'
 import re, sys
@@ -83,6 +92,11 @@ rc=$?
 
 [ $rc -eq 0 ]
 ok $? "TCP 2 s client->server: exit 0" "$T/tcp.err"
+
+# a server's default --max-time is minutes, not a day (review U6)
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 590 -O 11 >"$T/long.out" 2>&1
+[ $? -eq 1 ] && grep -q 'at most 600 s' "$T/long.out"
+ok $? "default server: a test of more than 600 s is refused" "$T/long.out"
 python3 -m json.tool "$T/tcp.json" >/dev/null 2>"$T/json.err"
 ok $? "TCP -J output is valid JSON" "$T/json.err"
 jcheck "$T/tcp.json" 'd["summary"]["corrupt_bytes"] == 0 and
@@ -95,6 +109,9 @@ jcheck "$T/tcp.json" 'd["local"]["role"] == "sender" and
 	"reord_seen" in d["summary"] and len(d["local"]["intervals"]) == 2'
 ok $? "TCP: both sides, TCP_INFO fields and 2 intervals reported" \
 	"$T/tcp.json"
+jcheck "$T/tcp.json" 'd["version"] == "'"$VERSION"'" and
+	d["start"]["version"] == "stripe-perf '"$VERSION"'"'
+ok $? "JSON: the version is the top Makefile's" "$T/tcp.json"
 
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 2 -u -b 100M -J >"$T/udp.json" \
 	2>"$T/udp.err"
@@ -192,9 +209,22 @@ ok $? "TCP --bidir -P 2: both directions at once, intact, iperf3's keys" \
 		d["end"]["sum_bidir_reverse"]["packets"] > 0'
 ok $? "UDP --bidir: both directions at once, none lost" "$T/bidiru.json"
 
+# -b paces TCP as in iperf3 (review U6): the client's direction and, with
+# --bidir, the server's, each near 30 Mbit/s
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --bidir -b 30M -l 16K -J \
+	>"$T/tcprate.json" 2>"$T/tcprate.err" &&
+	jcheck "$T/tcprate.json" 'all(abs(d["end"][k]["bits_per_second"] -
+		30e6) < 3e6 for k in ("sum_received",
+		"sum_received_bidir_reverse")) and
+		d["start"]["test_start"]["target_bitrate"] == 30000000 and
+		d["summary"]["integrity_ok"] and
+		d["summary_bidir_reverse"]["integrity_ok"]'
+ok $? "TCP --bidir -b 30M: both directions paced to 30 Mbit/s" \
+	"$T/tcprate.json"
+
 # what tools written for iperf3 read (issue 15): a TCP and a UDP run, the
 # receiving client of -R, and runs with -O and --bidir
-for run in tcp udp rev revu omit omitu bidir bidiru; do
+for run in tcp udp rev revu omit omitu bidir bidiru tcprate; do
 	python3 "$(dirname "$0")/iperf3_consumer.py" "$T/$run.json" \
 		>"$T/i3-$run.out" 2>&1
 	ok $? "iperf3 consumer reads the $run run: $(cat "$T/i3-$run.out")" \
@@ -295,11 +325,18 @@ timed wait "$dead"
 ok $? "silent client: a one-off server still runs one test and exits" \
 	"$T/dead-c.out"
 
-# the server's own -i when the client asks for no intervals (issue 15)
-start_server sival -B 127.0.0.1 -1 -i 0.2
-"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -i 0 >"$T/sival-c.out" 2>&1
+# the server's own -i when the client asks for no intervals (issue 15);
+# -V on both ends (review U6): the version and the test's settings
+start_server sival -B 127.0.0.1 -1 -i 0.2 -V
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -i 0 -V -l 64K >"$T/sival-c.out" 2>&1
 wait "${pids[-1]}"
 grep -q '0\.20-0\.40' "$T/sival.out"
 ok $? "server -i 0.2: the server reports its own intervals" "$T/sival.out"
+for f in sival sival-c; do
+	grep -qx "stripe-perf $VERSION" "$T/$f.out" &&
+		grep -q '^Starting Test: protocol: TCP, 1 streams, 65536 byte blocks,.* 1 second test' \
+			"$T/$f.out"
+	ok $? "-V ($f): version and the test's settings" "$T/$f.out"
+done
 
 tap_end

@@ -281,6 +281,98 @@ static void test_params_bidir_omit(void)
 	sp_buf_free(&b);
 }
 
+/* PARAMS of p with the value of key replaced by val (review U6) */
+static int params_with(const struct sp_params *p, const char *key,
+		       const char *val, char *err, size_t errlen)
+{
+	struct sp_params q;
+	struct sp_buf b;
+	struct sp_msg m;
+	char line[64], *text, *at, *nl;
+	int ret = -1;
+
+	sp_buf_init(&b);
+	sp_params_put(p, &b);
+	snprintf(line, sizeof(line), "\n%s ", key);
+	at = strstr(b.p, line);
+	text = malloc(b.len + strlen(val) + 1);
+	if (at && text) {
+		nl = strchr(at + 1, '\n');
+		sprintf(text, "%.*s%s%s%s", (int)(at - b.p), b.p, line, val,
+			nl);
+		if (!sp_msg_parse(text, &m))
+			ret = sp_params_get(&m, &q, err, errlen);
+		sp_msg_free(&m);	/* owns text */
+	} else {
+		free(text);
+	}
+	sp_buf_free(&b);
+	return ret;
+}
+
+/* Wire numbers that no range check catches: NaN fails every comparison,
+ * and an interval of "nan" reached the data phase.
+ */
+static void test_params_not_finite(void)
+{
+	static const char *const bad[] = { "nan", "NaN", "-nan", "inf",
+					   "-inf", "infinity", "-1", "1e999" };
+	static const char *const keys[] = { "interval", "duration", "omit" };
+	struct sp_params p = { .version = SP_PROTO_VER, .streams = 1,
+			       .duration = 2, .interval = 0.5, .len = 1000,
+			       .omit = 1 };
+	char err[128] = "";
+	unsigned int i, k, refused;
+
+	ok(params_with(&p, "interval", "0.500000", err, sizeof(err)) == 0,
+	   "PARAMS as sent are taken [%s]", err);
+	for (k = 0; k < 3; k++) {
+		refused = 0;
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			err[0] = '\0';
+			if (params_with(&p, keys[k], bad[i], err,
+					sizeof(err)) == -EINVAL &&
+			    strstr(err, keys[k]))
+				refused++;
+			else
+				diag("%s %s: taken [%s]", keys[k], bad[i],
+				     err);
+		}
+		ok(refused == sizeof(bad) / sizeof(bad[0]),
+		   "PARAMS %s of nan, inf or below 0: refused", keys[k]);
+	}
+}
+
+/* -b for TCP: a sending server must pace, and says so in ACCEPT. */
+static void test_accept_tcp_rate(void)
+{
+	struct sp_params p = { .version = SP_PROTO_VER, .streams = 1,
+			       .duration = 1, .len = 1000, .rate = 1000000 };
+	struct sp_buf b;
+	struct sp_msg m;
+	char err[128] = "";
+
+	sp_buf_init(&b);
+	sp_accept_put(&p, 0, &b);
+	ok(strstr(b.p, "\ntcp_rate 1000000\n") &&
+	   !sp_msg_parse(strdup(b.p), &m) &&
+	   !sp_accept_check(&m, &p, err, sizeof(err)),
+	   "ACCEPT echoes a TCP rate [%s]", err);
+	sp_msg_free(&m);
+	p.reverse = true;
+	ok(!sp_msg_parse(strdup("ACCEPT\nudp_port 0\n\n"), &m) &&
+	   sp_accept_check(&m, &p, err, sizeof(err)) == -EPROTO &&
+	   strstr(err, "-b"),
+	   "-R -b: a server that does not pace TCP is refused [%s]", err);
+	sp_msg_free(&m);
+	p.reverse = false;
+	ok(!sp_msg_parse(strdup("ACCEPT\nudp_port 0\n\n"), &m) &&
+	   !sp_accept_check(&m, &p, err, sizeof(err)),
+	   "-b, client sends: it paces itself, any server will do");
+	sp_msg_free(&m);
+	sp_buf_free(&b);
+}
+
 void test_ctrl(void)
 {
 	test_framing();
@@ -288,4 +380,6 @@ void test_ctrl(void)
 	test_day_of_intervals();
 	test_omitted_rows();
 	test_params_bidir_omit();
+	test_params_not_finite();
+	test_accept_tcp_rate();
 }

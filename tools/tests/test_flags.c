@@ -51,7 +51,15 @@ void test_flags(void)
 
 		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.port == 5301 &&
 		   o.duration == 10 && o.streams == 1 && !o.udp &&
-		   o.len == 128 * 1024, "client defaults");
+		   o.len == 128 * 1024 && o.rate == 0,
+		   "client defaults (TCP unpaced)");
+	}
+	{
+		/* review U6: iperf3 paces TCP with -b */
+		char *v_[] = { "stripe-perf", "-c", "h", "-b", "100M", NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 && !o.udp &&
+		   o.rate == 100000000ULL, "-b 100M for TCP [%s]", err);
 	}
 	{
 		char *v_[] = { "stripe-perf", "-c", "h", "-u", NULL };
@@ -67,11 +75,35 @@ void test_flags(void)
 		   o.mode == SP_MODE_SERVER && o.one_off && o.port == 0 &&
 		   o.mptcp && o.json && o.family == AF_INET,
 		   "server command line");
+		/* review U6: nobody holds an open server a day by default */
+		ok(o.max_time == 600, "server --max-time default: 600 s");
 	}
+	{
+		char *v_[] = { "stripe-perf", "-s", "--max-time", "86400",
+			       NULL };
+
+		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.max_time == 86400,
+		   "--max-time raises the bound up to 86400 s");
+	}
+	BAD("--max-time", "-s", "--max-time", "86401");
 	{
 		char *v_[] = { "stripe-perf", "-h", NULL };
 
 		ok(parse(ARGC(v_), v_, &o, err) == SP_ARGS_HELP, "-h is help");
+	}
+	{
+		/* review U6: iperf3's -v is the version, -V verbose */
+		char *v1[] = { "stripe-perf", "-v", NULL };
+		char *v2[] = { "stripe-perf", "--version", NULL };
+		char *v3[] = { "stripe-perf", "-c", "h", "-V", NULL };
+		char *v4[] = { "stripe-perf", "-s", "--verbose", NULL };
+
+		ok(parse(ARGC(v1), v1, &o, err) == SP_ARGS_VERSION &&
+		   parse(ARGC(v2), v2, &o, err) == SP_ARGS_VERSION,
+		   "-v and --version are the version");
+		ok(parse(ARGC(v3), v3, &o, err) == 0 && o.verbose &&
+		   parse(ARGC(v4), v4, &o, err) == 0 && o.verbose,
+		   "-V and --verbose are verbose, client and server");
 	}
 	{
 		/* issue 15: iperf3's -O and --bidir */
@@ -107,7 +139,7 @@ void test_flags(void)
 	BAD("-p", "-c", "h", "-p", "0");
 	BAD("-i", "-c", "h", "-i", "0.01");
 	BAD("-b", "-c", "h", "-u", "-b", "10X");
-	BAD("-b", "-c", "h", "-b", "100M");
+	BAD("-b", "-s", "-b", "100M");
 	BAD("-l", "-c", "h", "-u", "-l", "70000");
 	BAD("-l", "-c", "h", "-u", "-l", "8");
 	BAD("-l", "-c", "h", "-l", "abc");
@@ -121,6 +153,18 @@ void test_flags(void)
 	BAD("-s", "-p", "5");
 	BAD("stray", "-c", "h", "stray");
 	BAD("--connect-timeout", "-c", "h", "--connect-timeout", "0");
+	/* review U6: what no range check catches (NaN compares false) */
+	BAD("-i", "-c", "h", "-i", "nan");
+	BAD("-i", "-c", "h", "-i", "inf");
+	BAD("-i", "-c", "h", "-i", "-1");
+	BAD("-i", "-c", "h", "-i", "1e999");
+	BAD("-t", "-c", "h", "-t", "nan");
+	BAD("-t", "-c", "h", "-t", "inf");
+	BAD("-O", "-c", "h", "-O", "nan");
+	BAD("-b", "-c", "h", "-u", "-b", "nan");
+	BAD("--max-time", "-s", "--max-time", "nan");
+	BAD("--max-time", "-s", "--max-time", "inf");
+	BAD("--max-time", "-s", "--max-time", "-5");
 
 	ok(sp_parse_rate("100M", &v) == 0 && v == 100000000ULL &&
 	   sp_parse_rate("2k", &v) == 0 && v == 2000 &&
