@@ -56,10 +56,10 @@ static int stripe_validate(const struct nlattr *attr,
 	}
 	v = nla_get_u32(attr);
 	switch (nla_type(attr)) {
-	case TCA_STRIPE_WEIGHT:
-		if (v >= 1 && v <= STRIPE_WEIGHT_MAX)
+	case TCA_STRIPE_WEIGHT:		/* 0: auto, from the link speed */
+		if (v <= STRIPE_WEIGHT_MAX)
 			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "weight must be between 1 and 1000");
+		NL_SET_ERR_MSG_MOD(extack, "weight must be auto (0) or 1 to 1000");
 		break;
 	case TCA_STRIPE_LIMIT:
 		if (v >= 1 && v <= STRIPE_LIMIT_MAX)
@@ -344,14 +344,9 @@ static int stripe_change(struct Qdisc *sch, struct nlattr *opt,
 				    "the link already belongs to another master: delete its qdisc first");
 		return -EBUSY;
 	}
-	if (tb[TCA_STRIPE_LIMIT])
-		WRITE_ONCE(link->limit, nla_get_u32(tb[TCA_STRIPE_LIMIT]));
-	if (tb[TCA_STRIPE_WEIGHT]) {
-		link->weight = nla_get_u32(tb[TCA_STRIPE_WEIGHT]);
-		if (m)
-			stripe_master_rebuild(m);
-	}
-	return 0;
+	/* the same as ip link set DEV type stripe_slave weight/limit */
+	return stripe_link_configure(link, tb[TCA_STRIPE_WEIGHT],
+				     tb[TCA_STRIPE_LIMIT], extack);
 }
 
 static void stripe_destroy(struct Qdisc *sch)

@@ -386,7 +386,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = calloc(1, STRIPE_NL_MAXLEN);
 	n->nlmsg_len = STRIPE_REQ_HDR;
 	n->nlmsg_type = RTM_NEWQDISC;
-	/* tc qdisc add's flags: "weight auto" is refused on a change */
+	/* tc qdisc add's flags */
 	n->nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL;
 	addattr_l(n, STRIPE_NL_MAXLEN, TCA_KIND, STRIPE_KIND,
 		  sizeof(STRIPE_KIND));

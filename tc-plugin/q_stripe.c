@@ -54,7 +54,7 @@ static void explain(void)
 		"  master NAME          master to join (required to join)\n"
 		"  weight N|auto        share of bytes, 1..%u\n"
 		"                       (auto, the default: from the link\n"
-		"                       speed; auto only with tc qdisc add)\n"
+		"                       speed)\n"
 		"  limit PACKETS        queue for traffic sent to the link,\n"
 		"                       1..%u\n"
 		"On a stripe master:\n"
@@ -161,18 +161,6 @@ static int stripe_parse_one(const struct stripe_opt *o, const char *arg,
 		return stripe_invalid(o, arg, why);
 	if (stripe_dup(seen, o, o->attr, arg))
 		return -1;
-	if (o->arg == STRIPE_ARG_WEIGHT && val == 0) {
-		/*
-		 * The kernel refuses TCA_STRIPE_WEIGHT 0; no attribute means
-		 * auto when the qdisc is created, but "keep the weight" on a
-		 * change, which would ignore "auto" without a word.
-		 */
-		if (n->nlmsg_flags & NLM_F_EXCL)
-			return 0;
-		fprintf(stderr,
-			"stripe: weight auto: only with \"tc qdisc add\"; on a link that exists: ip link set DEV type stripe_slave weight auto\n");
-		return -1;
-	}
 	if (o->arg == STRIPE_ARG_ONOFF)
 		return addattr8(n, STRIPE_NL_MAXLEN, o->attr, val);
 	return addattr32(n, STRIPE_NL_MAXLEN, o->attr, val);

@@ -718,20 +718,18 @@ expect_sent "link options at their lower bounds" \
 	"$(printf 'weight=1\nlimit=1')" weight 1 limit 1
 expect_sent "link options at their upper bounds" \
 	"$(printf 'weight=1000\nlimit=1048576')" weight 1000 limit 1048576
-# TCA_STRIPE_WEIGHT has no "auto": absent is, when the qdisc is created
-expect_sent "weight auto as no weight" "$(printf 'master=stripe0\nlimit=500')" \
+# "weight auto" is TCA_STRIPE_WEIGHT 0, as IFLA_STRIPE_LINK_WEIGHT 0 for
+# ip: the kernel derives the weight, on a new qdisc or on a change
+expect_sent "weight auto as weight 0" \
+	"$(printf 'master=stripe0\nweight=0\nlimit=500')" \
 	master stripe0 weight auto limit 500
-
-# "weight auto" on a change or replace would keep the weight in force
 for cmd in change replace; do
 	tc_run $cmd weight auto
-	if [ $rc -eq 1 ] && grep -qF 'weight auto: only with "tc qdisc add"' \
-	   "$tmp/err" && [ ! -e "$tmp/sent" ]; then
-		ok "rejects weight auto on tc qdisc $cmd"
+	if [ -e "$tmp/sent" ] && grep -qx 'weight=0' "$tmp/sent"; then
+		ok "encodes weight auto as weight 0 on tc qdisc $cmd"
 	else
-		not_ok "rejects weight auto on tc qdisc $cmd" "rc=$rc" \
-			"got: $(head -2 "$tmp/err" | tr '\n' '|')" \
-			"request sent: $([ -e "$tmp/sent" ] && echo yes || echo no)"
+		not_ok "encodes weight auto as weight 0 on tc qdisc $cmd" \
+			"rc=$rc" "got: $(head -2 "$tmp/err" | tr '\n' '|')"
 	fi
 done
 tc_run change weight 3

@@ -51,23 +51,25 @@ warned() { dmesg | grep -qE "$REPORT"; }
 nreports() { dmesg | grep -cE "$REPORT"; }
 
 # --- boundaries, sent raw (the plugin would refuse them itself) ---
-raw "raw weight 0 on create" \
-	"weight must be between 1 and 1000" vb0 create \
-	MASTER:str:sm0 WEIGHT:u32:0
 raw "raw weight 1001 on create" \
-	"weight must be between 1 and 1000" vb0 create \
+	"weight must be auto (0) or 1 to 1000" vb0 create \
 	MASTER:str:sm0 WEIGHT:u32:1001
 raw "raw weight 0xffffffff on create" \
-	"weight must be between 1 and 1000" vb0 create \
+	"weight must be auto (0) or 1 to 1000" vb0 create \
 	MASTER:str:sm0 WEIGHT:u32:0xffffffff
 check "weight 1000 is accepted" \
 	tc -n $NS qdisc add dev vb0 root stripe master sm0 weight 1000
 check "weight 1 is accepted on change" \
 	tc -n $NS qdisc change dev vb0 root stripe master sm0 weight 1
-raw "raw weight 0 on change" \
-	"weight must be between 1 and 1000" vb0 change WEIGHT:u32:0
+check "... and shown" \
+	sh -c "tc -n $NS qdisc show dev vb0 | grep -q 'weight 1 '"
+# auto is weight 0 on the wire, as for ip link: back to the link speed
+check "weight auto is accepted on change" \
+	tc -n $NS qdisc change dev vb0 root stripe weight auto
+check "... and the weight typed is gone" \
+	sh -c "! tc -n $NS qdisc show dev vb0 | grep -q 'weight '"
 raw "raw weight 1001 on change" \
-	"weight must be between 1 and 1000" vb0 change WEIGHT:u32:1001
+	"weight must be auto (0) or 1 to 1000" vb0 change WEIGHT:u32:1001
 raw "raw reorder 2 on the master" \
 	"reorder must be off or on" sm0 change REORDER:u8:2
 raw "raw reorder 255 on the master (replace)" \
