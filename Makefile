@@ -38,7 +38,12 @@ MODDIR ?= /lib/modules/$(KVER)/updates
 # Where the installed tc and ip load plugins from (scripts/iproute2-libdir).
 TC_LIB_DIR ?= $(shell scripts/iproute2-libdir tc)
 IP_LIB_DIR ?= $(shell scripts/iproute2-libdir ip)
-SYSTEMD_UNIT_DIR ?= /lib/systemd/system
+# The unit follows PREFIX into a directory systemd reads: /lib/systemd/system
+# for PREFIX=/usr (where Debian's packages put theirs), else
+# PREFIX/lib/systemd/system (/usr/local/lib/systemd/system by default).
+# systemd reads no other prefix's: set SYSTEMD_UNIT_DIR=/etc/systemd/system
+# for PREFIX=/opt/... (make install says so when systemd would not see it).
+SYSTEMD_UNIT_DIR ?= $(if $(filter /usr /usr/,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 IFUPDOWN_DIR ?= /etc/network
 DKMS_SRC ?= /usr/src/stripe-$(VERSION)
 
@@ -117,12 +122,47 @@ install-userspace:
 	install -D -m 0644 build/install/stripe@.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/stripe@.service
 	install -D -m 0644 packaging/stripe0.conf $(DESTDIR)$(DOCDIR)/examples/stripe0.conf
 	install -D -m 0644 packaging/interfaces $(DESTDIR)$(DOCDIR)/examples/interfaces
+ifeq ($(DESTDIR),)
+	@if command -v systemd-analyze >/dev/null && \
+	    ! systemd-analyze unit-paths 2>/dev/null | grep -qxF '$(SYSTEMD_UNIT_DIR)'; then \
+		echo "make install: systemd does not read $(SYSTEMD_UNIT_DIR):" \
+		     "stripe@.service will not be found (SYSTEMD_UNIT_DIR=/etc/systemd/system)" >&2; \
+	fi
+	$(SYSTEMCTL_RELOAD)
+endif
+
+# With systemd running, what a package's maintainer scripts do: daemon-reload
+# after the unit changes; before it goes, every stripe@ instance is stopped
+# (its bundle taken down, while stripe-bundle is still there to do it) and
+# disabled (no dangling .wants links).  Not with DESTDIR.
+SYSTEMD_RUNNING = [ -d /run/systemd/system ] && command -v systemctl >/dev/null
+SYSTEMCTL_RELOAD = @if $(SYSTEMD_RUNNING); then systemctl daemon-reload; fi
+define SYSTEMD_REMOVE_INSTANCES
+	@if command -v systemctl >/dev/null; then \
+		units=$$( { find /etc/systemd/system -name 'stripe@?*.service' \
+				-printf '%f\n' 2>/dev/null; \
+			if $(SYSTEMD_RUNNING); then \
+				systemctl list-units --all --plain --no-legend \
+					'stripe@*.service' | awk '{ print $$1 }'; \
+			fi; } | sort -u); \
+		if [ -n "$$units" ]; then \
+			echo "make uninstall: stopping and disabling" $$units; \
+			if $(SYSTEMD_RUNNING); then \
+				systemctl stop $$units || echo "make uninstall: stopping failed" >&2; \
+			fi; \
+			systemctl disable $$units || echo "make uninstall: disabling failed" >&2; \
+		fi; \
+	fi
+endef
 
 uninstall: uninstall-userspace
 	rm -f $(DESTDIR)$(MODDIR)/sch_stripe.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 uninstall-userspace:
+ifeq ($(DESTDIR),)
+	$(SYSTEMD_REMOVE_INSTANCES)
+endif
 	$(MAKE) -C tc-plugin uninstall TC_LIB_DIR="$(TC_LIB_DIR)"
 	$(MAKE) -C ip-plugin uninstall IP_LIB_DIR="$(IP_LIB_DIR)"
 	rm -f $(DESTDIR)$(BINDIR)/stripe-perf $(DESTDIR)$(SBINDIR)/stripe-bundle
@@ -131,6 +171,9 @@ uninstall-userspace:
 	rm -f $(DESTDIR)$(IFUPDOWN_DIR)/if-pre-up.d/stripe $(DESTDIR)$(IFUPDOWN_DIR)/if-post-down.d/stripe
 	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/stripe@.service
 	rm -rf $(DESTDIR)$(DOCDIR)
+ifeq ($(DESTDIR),)
+	$(SYSTEMCTL_RELOAD)
+endif
 
 # --- DKMS: the module's source in /usr/src, built for every kernel ---
 dkms-install: plugins tools
