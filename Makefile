@@ -5,7 +5,8 @@
 #                 for the running kernel (its headers, gcc and libmnl are
 #                 all it needs: scripts/deps build installs them)
 #   make install  install them (DESTDIR, PREFIX; see Documentation/install.rst)
-#   make dkms-install  the module under DKMS instead (rebuilt on kernel updates)
+#   make dkms-install  the module under DKMS instead (rebuilt on kernel updates;
+#                 it removes make install's copy, make install refuses over it)
 #   make check    host unit tests (plugins, stripe-perf, resequencer,
 #                 fuzzers), then the netns suite in a VM
 #   make check-debug  the netns suite on a KASAN/lockdep kernel (built once)
@@ -98,8 +99,22 @@ sparse: | deps
 # The module goes to /lib/modules/KVER/updates (found before the kernel's
 # own modules); depmod runs unless DESTDIR is set (a package's postinst
 # does it then).  Boot scripts: packaging/README.
+#
+# One copy of the module per kernel: make install refuses while DKMS has
+# stripe (make dkms-install updates that one; make dkms-uninstall first to
+# go back to a plain install), and make dkms-install removes a plain copy
+# from updates/ of every kernel (DKMS's goes to updates/dkms/).
 install: all
 	@[ -n "$(KVER)" ] || { echo "make install: no kernel release for KDIR '$(KDIR)'" >&2; exit 1; }
+ifeq ($(DESTDIR),)
+	@if command -v dkms >/dev/null && dkms status -m stripe 2>/dev/null | grep -q .; then \
+		echo "make install: DKMS has stripe (dkms status -m stripe):" >&2; \
+		dkms status -m stripe >&2; \
+		echo "make install: a second copy would shadow it; make dkms-install updates it," \
+		     "make dkms-uninstall removes it first" >&2; \
+		exit 1; \
+	fi
+endif
 	install -D -m 0644 kernel/sch_stripe.ko $(DESTDIR)$(MODDIR)/sch_stripe.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	$(MAKE) install-userspace
@@ -183,6 +198,14 @@ dkms-install: plugins tools
 	rm -f $(DESTDIR)$(DKMS_SRC)/kernel/*.mod.c
 	install -m 0644 include/uapi/linux/*.h $(DESTDIR)$(DKMS_SRC)/include/uapi/linux/
 	sed 's|@VERSION@|$(VERSION)|' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
+ifeq ($(DESTDIR),)
+	@for ko in /lib/modules/*/updates/sch_stripe.ko; do \
+		[ -e "$$ko" ] || continue; \
+		kver=$${ko#/lib/modules/}; kver=$${kver%%/*}; \
+		echo "make dkms-install: removing $$ko (make install's copy; DKMS's replaces it)"; \
+		rm -f "$$ko" && depmod -a "$$kver"; \
+	done
+endif
 	$(if $(DESTDIR),,-dkms remove -m stripe -v $(VERSION) --all >/dev/null 2>&1)
 	$(if $(DESTDIR),,dkms add -m stripe -v $(VERSION))
 	$(if $(DESTDIR),,dkms install -m stripe -v $(VERSION) $(if $(KVER),-k $(KVER)))
