@@ -98,7 +98,7 @@ sparse: | deps
 # --- install ---
 # The module goes to /lib/modules/KVER/updates (found before the kernel's
 # own modules); depmod runs unless DESTDIR is set (a package's postinst
-# does it then).  Boot scripts: packaging/README.
+# does it then).  Boot scripts, DKMS: Documentation/install.rst.
 #
 # One copy of the module per kernel: make install refuses while DKMS has
 # stripe (make dkms-install updates that one; make dkms-uninstall first to
