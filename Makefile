@@ -5,7 +5,8 @@
 #                 for the running kernel (its headers, gcc and libmnl are
 #                 all it needs: scripts/deps build installs them)
 #   make install  install them (DESTDIR, PREFIX; see Documentation/install.rst)
-#   make dkms-install  the module under DKMS instead (rebuilt on kernel updates)
+#   make dkms-install  the module under DKMS instead (rebuilt on kernel updates;
+#                 it removes make install's copy, make install refuses over it)
 #   make check    host unit tests (plugins, stripe-perf, resequencer,
 #                 fuzzers), then the netns suite in a VM
 #   make check-debug  the netns suite on a KASAN/lockdep kernel (built once)
@@ -38,7 +39,12 @@ MODDIR ?= /lib/modules/$(KVER)/updates
 # Where the installed tc and ip load plugins from (scripts/iproute2-libdir).
 TC_LIB_DIR ?= $(shell scripts/iproute2-libdir tc)
 IP_LIB_DIR ?= $(shell scripts/iproute2-libdir ip)
-SYSTEMD_UNIT_DIR ?= /lib/systemd/system
+# The unit follows PREFIX into a directory systemd reads: /lib/systemd/system
+# for PREFIX=/usr (where Debian's packages put theirs), else
+# PREFIX/lib/systemd/system (/usr/local/lib/systemd/system by default).
+# systemd reads no other prefix's: set SYSTEMD_UNIT_DIR=/etc/systemd/system
+# for PREFIX=/opt/... (make install says so when systemd would not see it).
+SYSTEMD_UNIT_DIR ?= $(if $(filter /usr /usr/,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
 IFUPDOWN_DIR ?= /etc/network
 DKMS_SRC ?= /usr/src/stripe-$(VERSION)
 
@@ -92,9 +98,23 @@ sparse: | deps
 # --- install ---
 # The module goes to /lib/modules/KVER/updates (found before the kernel's
 # own modules); depmod runs unless DESTDIR is set (a package's postinst
-# does it then).  Boot scripts: packaging/README.
+# does it then).  Boot scripts, DKMS: Documentation/install.rst.
+#
+# One copy of the module per kernel: make install refuses while DKMS has
+# stripe (make dkms-install updates that one; make dkms-uninstall first to
+# go back to a plain install), and make dkms-install removes a plain copy
+# from updates/ of every kernel (DKMS's goes to updates/dkms/).
 install: all
 	@[ -n "$(KVER)" ] || { echo "make install: no kernel release for KDIR '$(KDIR)'" >&2; exit 1; }
+ifeq ($(DESTDIR),)
+	@if command -v dkms >/dev/null && dkms status -m stripe 2>/dev/null | grep -q .; then \
+		echo "make install: DKMS has stripe (dkms status -m stripe):" >&2; \
+		dkms status -m stripe >&2; \
+		echo "make install: a second copy would shadow it; make dkms-install updates it," \
+		     "make dkms-uninstall removes it first" >&2; \
+		exit 1; \
+	fi
+endif
 	install -D -m 0644 kernel/sch_stripe.ko $(DESTDIR)$(MODDIR)/sch_stripe.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	$(MAKE) install-userspace
@@ -117,12 +137,47 @@ install-userspace:
 	install -D -m 0644 build/install/stripe@.service $(DESTDIR)$(SYSTEMD_UNIT_DIR)/stripe@.service
 	install -D -m 0644 packaging/stripe0.conf $(DESTDIR)$(DOCDIR)/examples/stripe0.conf
 	install -D -m 0644 packaging/interfaces $(DESTDIR)$(DOCDIR)/examples/interfaces
+ifeq ($(DESTDIR),)
+	@if command -v systemd-analyze >/dev/null && \
+	    ! systemd-analyze unit-paths 2>/dev/null | grep -qxF '$(SYSTEMD_UNIT_DIR)'; then \
+		echo "make install: systemd does not read $(SYSTEMD_UNIT_DIR):" \
+		     "stripe@.service will not be found (SYSTEMD_UNIT_DIR=/etc/systemd/system)" >&2; \
+	fi
+	$(SYSTEMCTL_RELOAD)
+endif
+
+# With systemd running, what a package's maintainer scripts do: daemon-reload
+# after the unit changes; before it goes, every stripe@ instance is stopped
+# (its bundle taken down, while stripe-bundle is still there to do it) and
+# disabled (no dangling .wants links).  Not with DESTDIR.
+SYSTEMD_RUNNING = [ -d /run/systemd/system ] && command -v systemctl >/dev/null
+SYSTEMCTL_RELOAD = @if $(SYSTEMD_RUNNING); then systemctl daemon-reload; fi
+define SYSTEMD_REMOVE_INSTANCES
+	@if command -v systemctl >/dev/null; then \
+		units=$$( { find /etc/systemd/system -name 'stripe@?*.service' \
+				-printf '%f\n' 2>/dev/null; \
+			if $(SYSTEMD_RUNNING); then \
+				systemctl list-units --all --plain --no-legend \
+					'stripe@*.service' | awk '{ print $$1 }'; \
+			fi; } | sort -u); \
+		if [ -n "$$units" ]; then \
+			echo "make uninstall: stopping and disabling" $$units; \
+			if $(SYSTEMD_RUNNING); then \
+				systemctl stop $$units || echo "make uninstall: stopping failed" >&2; \
+			fi; \
+			systemctl disable $$units || echo "make uninstall: disabling failed" >&2; \
+		fi; \
+	fi
+endef
 
 uninstall: uninstall-userspace
 	rm -f $(DESTDIR)$(MODDIR)/sch_stripe.ko
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 uninstall-userspace:
+ifeq ($(DESTDIR),)
+	$(SYSTEMD_REMOVE_INSTANCES)
+endif
 	$(MAKE) -C tc-plugin uninstall TC_LIB_DIR="$(TC_LIB_DIR)"
 	$(MAKE) -C ip-plugin uninstall IP_LIB_DIR="$(IP_LIB_DIR)"
 	rm -f $(DESTDIR)$(BINDIR)/stripe-perf $(DESTDIR)$(SBINDIR)/stripe-bundle
@@ -131,6 +186,9 @@ uninstall-userspace:
 	rm -f $(DESTDIR)$(IFUPDOWN_DIR)/if-pre-up.d/stripe $(DESTDIR)$(IFUPDOWN_DIR)/if-post-down.d/stripe
 	rm -f $(DESTDIR)$(SYSTEMD_UNIT_DIR)/stripe@.service
 	rm -rf $(DESTDIR)$(DOCDIR)
+ifeq ($(DESTDIR),)
+	$(SYSTEMCTL_RELOAD)
+endif
 
 # --- DKMS: the module's source in /usr/src, built for every kernel ---
 dkms-install: plugins tools
@@ -140,6 +198,14 @@ dkms-install: plugins tools
 	rm -f $(DESTDIR)$(DKMS_SRC)/kernel/*.mod.c
 	install -m 0644 include/uapi/linux/*.h $(DESTDIR)$(DKMS_SRC)/include/uapi/linux/
 	sed 's|@VERSION@|$(VERSION)|' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
+ifeq ($(DESTDIR),)
+	@for ko in /lib/modules/*/updates/sch_stripe.ko; do \
+		[ -e "$$ko" ] || continue; \
+		kver=$${ko#/lib/modules/}; kver=$${kver%%/*}; \
+		echo "make dkms-install: removing $$ko (make install's copy; DKMS's replaces it)"; \
+		rm -f "$$ko" && depmod -a "$$kver"; \
+	done
+endif
 	$(if $(DESTDIR),,-dkms remove -m stripe -v $(VERSION) --all >/dev/null 2>&1)
 	$(if $(DESTDIR),,dkms add -m stripe -v $(VERSION))
 	$(if $(DESTDIR),,dkms install -m stripe -v $(VERSION) $(if $(KVER),-k $(KVER)))
