@@ -52,9 +52,10 @@ if "${MK[@]}" install DESTDIR="$D" >"$WORK/install.log" 2>&1; then
 	for f in "lib/modules/$KVER/updates/sch_stripe.ko" "${TCDIR#/}/q_stripe.so" \
 		 usr/local/bin/stripe-perf usr/local/sbin/stripe-bundle \
 		 usr/local/share/man/man8/tc-stripe.8 \
+		 usr/local/share/man/man8/stripe-bundle.8 \
 		 usr/local/share/man/man1/stripe-perf.1 \
 		 etc/network/if-pre-up.d/stripe etc/network/if-post-down.d/stripe \
-		 lib/systemd/system/stripe@.service; do
+		 usr/local/lib/systemd/system/stripe@.service; do
 		[ -e "$D/$f" ] || missing="$missing $f"
 	done
 	for f in ip-plugin/*.so; do
@@ -67,7 +68,7 @@ if "${MK[@]}" install DESTDIR="$D" >"$WORK/install.log" 2>&1; then
 	else
 		tap_fail "make install DESTDIR: every file in place" "missing:$missing"
 	fi
-	grep -q '/usr/local/sbin/stripe-bundle' "$D/lib/systemd/system/stripe@.service" &&
+	grep -q '/usr/local/sbin/stripe-bundle' "$D/usr/local/lib/systemd/system/stripe@.service" &&
 	grep -q '/usr/local/sbin/stripe-bundle' "$D/etc/network/if-pre-up.d/stripe" &&
 		tap_ok "the unit and the hook call stripe-bundle where PREFIX put it" ||
 		tap_fail "the unit and the hook call stripe-bundle where PREFIX put it"
@@ -182,7 +183,7 @@ else
 fi
 
 # bl: the unit's own ExecStart/ExecStop, %i expanded as systemd does
-UNIT=/lib/systemd/system/stripe@.service
+UNIT=/usr/local/lib/systemd/system/stripe@.service
 unit_cmd() {	# unit_cmd KEY INSTANCE
 	sed -n "s/^$1=//p" "$UNIT" | sed "s/%i/$2/g"
 }
