@@ -4,6 +4,8 @@
  * Bytes are shown in binary units, rates in decimal bit/s.
  */
 #include <inttypes.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
@@ -17,6 +19,7 @@
 #include "proto.h"
 #include "report.h"
 #include "report_iperf3.h"
+#include "session.h"
 
 static const char *sp_fmt_bytes(uint64_t b, char *buf, size_t len)
 {
@@ -768,9 +771,56 @@ void sp_info_addrs(struct sp_test_info *t, const struct sp_addr *local,
 	t->family = peer->ss.ss_family;
 }
 
+void sp_info_ctrl(struct sp_test_info *t, int fd)
+{
+	socklen_t len = sizeof(int);
+	int mss = 0;
+
+	if (!getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) && mss > 0)
+		t->tcp_mss_default = (unsigned int)mss;
+}
+
+static void sp_info_stream(struct sp_test_info *t, int fd)
+{
+	struct sp_addr a;
+	socklen_t len = sizeof(int);
+	unsigned int i = t->nconn;
+	int v;
+
+	if (i >= 2 * SP_MAX_STREAMS)
+		return;
+	t->nconn++;
+	t->conn_lport[i] = 0;
+	t->conn_rport[i] = 0;
+	if (fd < 0)
+		return;
+	if (!sp_local_addr(fd, &a))
+		t->conn_lport[i] = (uint16_t)sp_addr_port(&a);
+	if (!sp_peer_addr(fd, &a))
+		t->conn_rport[i] = (uint16_t)sp_addr_port(&a);
+	if (i)
+		return;
+	if (!getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) && v > 0)
+		t->sndbuf_actual = (unsigned int)v;
+	len = sizeof(v);
+	if (!getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) && v > 0)
+		t->rcvbuf_actual = (unsigned int)v;
+}
+
+void sp_info_streams(struct sp_test_info *t, const struct sp_sess *s)
+{
+	unsigned int i;
+
+	/* a UDP receiver has one socket for all streams */
+	for (i = 0; i < s->nstreams; i++)
+		sp_info_stream(t, s->st[i].fd >= 0 ? s->st[i].fd : s->udp_fd);
+}
+
 void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
 		    bool server, double interval)
 {
+	unsigned int i;
+
 	t->server = server;
 	t->udp = p->udp;
 	t->mptcp = p->mptcp;
@@ -782,6 +832,9 @@ void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
 	t->interval = interval;
 	t->len = p->len;
 	t->rate = p->rate;
+	t->sock_bufsize = p->window;
+	for (i = 0; i < SP_COOKIE_BYTES; i++)
+		snprintf(t->cookie + 2 * i, 3, "%02x", p->cookie[i]);
 }
 
 /* stripe-perf's own keys of one direction; suffix names the reverse */
@@ -839,7 +892,8 @@ void sp_report_json2(FILE *f, const struct sp_test_info *t,
 	sp_json_str(&j, "version", SP_VERSION);
 	sp_json_start(&j, t);
 	sp_iperf3_intervals(&j, local, local_rev);
-	sp_iperf3_end(&j, t, &fwd, bidir ? &rev : NULL);
+	sp_iperf3_end(&j, t, &fwd, bidir ? &rev : NULL,
+		      local ? local : local_rev, remote ? remote : remote_rev);
 	sp_json_dir(&j, t, local, remote, "");
 	if (bidir)
 		sp_json_dir(&j, t, local_rev, remote_rev, "_bidir_reverse");
