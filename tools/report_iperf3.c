@@ -4,8 +4,8 @@
  * sum_received, sum for UDP, cpu_utilization_percent). Units and
  * meanings are iperf3's: bits_per_second, snd_cwnd in bytes, rtt in us
  * (smoothed), max/min/mean over the interval samples, jitter_ms,
- * lost_percent. stripe-perf's own figures stay under its own keys
- * (local, remote, summary, stripe), written by report.c.
+ * lost_percent. stripe-perf's own figures are in one object of its own,
+ * "summary", written by report.c.
  */
 #include <netinet/in.h>
 #include <stdlib.h>
