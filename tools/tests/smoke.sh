@@ -230,6 +230,33 @@ for run in tcp udp rev revu omit omitu bidir bidiru tcprate; do
 	ok $? "iperf3 consumer reads the $run run: $(cat "$T/i3-$run.out")" \
 		"$T/$run.json"
 done
+# iperf3's tree, key for key and value for value (review U1, U2): a 2 s
+# -P 2 run beside iperf3's own, live if iperf3 is installed, else against
+# the document saved from iperf3 3.12 on loopback
+I3="$(dirname "$0")/iperf3-3.12-P2.json"
+i3pid=
+if command -v iperf3 >/dev/null 2>&1; then
+	I3PORT=$(python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	iperf3 -s -1 -B 127.0.0.1 -p "$I3PORT" >"$T/i3s.out" 2>&1 &
+	pids+=($!)
+	for i in $(seq 50); do
+		grep -q 'listening' "$T/i3s.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	iperf3 -c 127.0.0.1 -p "$I3PORT" -t 2 -P 2 -J >"$T/i3.json" \
+		2>"$T/i3.err" &
+	i3pid=$!
+fi
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 2 -P 2 -J >"$T/p2.json" 2>"$T/p2.err"
+if [ -n "$i3pid" ] && wait "$i3pid"; then
+	I3=$T/i3.json
+fi
+python3 "$(dirname "$0")/iperf3_compare.py" "$T/p2.json" "$I3" \
+	>"$T/cmp.out" 2>&1
+ok $? "TCP -P 2 -J as iperf3's ($(basename "$I3")): $(tail -1 "$T/cmp.out")" \
+	"$T/cmp.out"
+
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -O 0.5 -i 0.5 --bidir \
 	>"$T/bidir.out" 2>&1 && grep -q '^\[  0\]\[TX-C\].*(omitted)' \
 	"$T/bidir.out" && grep -q '^\[  1\]\[RX-C\]' "$T/bidir.out" &&
