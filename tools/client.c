@@ -262,6 +262,7 @@ int sp_client_run(const struct sp_opts *o)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	sp_local_addr(fd, &local);
 	sp_info_addrs(&info, &local, &peer);
+	sp_info_ctrl(&info, fd);
 
 	if (sp_client_params(o, fd, &peer, &p, err, sizeof(err)) ||
 	    sp_client_sessions(s, s2, &p, &ctrl, &local, &peer, o->json, err,
@@ -292,6 +293,9 @@ int sp_client_run(const struct sp_opts *o)
 	    (p.bidir && sp_client_streams(s2, o, &p, &peer, &local, 0, err,
 					  sizeof(err))))
 		goto out;
+	sp_info_streams(&info, s);
+	if (p.bidir)
+		sp_info_streams(&info, s2);
 	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
 	if (sp_expect(&ctrl, "START", &m, deadline, err, sizeof(err)))
 		goto out;

@@ -4,6 +4,8 @@
  * Bytes are shown in binary units, rates in decimal bit/s.
  */
 #include <inttypes.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
@@ -17,6 +19,7 @@
 #include "proto.h"
 #include "report.h"
 #include "report_iperf3.h"
+#include "session.h"
 
 static const char *sp_fmt_bytes(uint64_t b, char *buf, size_t len)
 {
@@ -434,19 +437,25 @@ static void sp_json_hist(struct sp_json *j, const char *key,
 	sp_json_arr_end(j);
 }
 
-static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u)
+/* stream: one stream's, whose sent, lost, reordered and jitter are in
+ * iperf3's end.streams[].udp already
+ */
+static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u,
+			bool stream)
 {
 	unsigned int n;
 
 	sp_json_obj_begin(j, "udp");
-	sp_json_u64(j, "sent", u->sent);
+	if (!stream) {
+		sp_json_u64(j, "sent", u->sent);
+		sp_json_u64(j, "lost", u->lost);
+		sp_json_dbl(j, "loss_ratio", sp_ratio(u->lost, u->sent));
+		sp_json_u64(j, "reordered", u->reordered);
+	}
 	sp_json_u64(j, "received", u->received);
-	sp_json_u64(j, "lost", u->lost);
-	sp_json_dbl(j, "loss_ratio", sp_ratio(u->lost, u->sent));
 	sp_json_u64(j, "duplicates", u->dup);
 	sp_json_u64(j, "corrupt", u->corrupt);
 	sp_json_u64(j, "foreign", u->foreign);
-	sp_json_u64(j, "reordered", u->reordered);
 	sp_json_dbl(j, "reordered_ratio", sp_ratio(u->reordered, u->received));
 	sp_json_u64(j, "max_extent", u->max_extent);
 	sp_json_hist(j, "extent_hist", u->extent);
@@ -483,14 +492,18 @@ static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u)
 	sp_json_dbl(j, "p99", u->pdv_p99_us);
 	sp_json_dbl(j, "max", u->pdv_max_us);
 	sp_json_obj_end(j);
-	sp_json_dbl(j, "jitter_us", u->jitter_us);
+	if (!stream)
+		sp_json_dbl(j, "jitter_us", u->jitter_us);
 	sp_json_obj_end(j);
 }
 
-static void sp_json_tcp(struct sp_json *j, const struct sp_tcp_stats *t)
+/* A stream's TCP_INFO at its end; a sender's retransmits are iperf3's */
+static void sp_json_tcp(struct sp_json *j, const struct sp_tcp_stats *t,
+			bool sender)
 {
 	sp_json_obj_begin(j, "tcp");
-	sp_json_u64(j, "retransmits", t->total_retrans);
+	if (!sender)
+		sp_json_u64(j, "retransmits", t->total_retrans);
 	sp_json_u64(j, "bytes_retrans", t->bytes_retrans);
 	sp_json_u64(j, "reordering", t->reordering);
 	sp_json_u64(j, "reord_seen", t->reord_seen);
@@ -510,34 +523,32 @@ static void sp_json_tcp(struct sp_json *j, const struct sp_tcp_stats *t)
 	sp_json_obj_end(j);
 }
 
+/* What a stream has beyond iperf3's end.streams[] (bytes, rates, times,
+ * a sender's retransmits and RTTs are there)
+ */
 static void sp_json_stream(struct sp_json *j, const struct sp_side *s,
-			   const struct sp_stream_res *r, const char *key)
+			   const struct sp_stream_res *r)
 {
-	sp_json_obj_begin(j, key);
-	if (!key)	/* the total has no id */
-		sp_json_u64(j, "id", r->id);
-	sp_json_dbl(j, "seconds", r->seconds);
-	sp_json_u64(j, "bytes", r->bytes);
-	sp_json_dbl(j, "bits_per_second", sp_bps(r->bytes, r->seconds));
-	if (s->udp)
-		sp_json_u64(j, "packets", r->packets);
-	else
+	sp_json_obj_begin(j, NULL);
+	sp_json_u64(j, "id", r->id);
+	if (!s->udp)
 		sp_json_u64(j, "corrupt_bytes", r->corrupt_bytes);
 	if (r->first_corrupt)
 		sp_json_u64(j, "first_corrupt_offset", r->first_corrupt - 1);
 	if (!s->udp && r->tcp.valid)
-		sp_json_tcp(j, &r->tcp);
+		sp_json_tcp(j, &r->tcp, s->sender);
 	if (s->udp && !s->sender)
-		sp_json_udp(j, &r->udp);
+		sp_json_udp(j, &r->udp, true);
 	sp_json_obj_end(j);
 }
 
+/* A side's interval sums: the peer's are nowhere else, and scripts read
+ * either side's by its role
+ */
 static void sp_json_ival(struct sp_json *j, const struct sp_side *s,
-			 const struct sp_ival *iv, int id)
+			 const struct sp_ival *iv)
 {
 	sp_json_obj_begin(j, NULL);
-	if (id >= 0)
-		sp_json_u64(j, "id", (uint64_t)id);
 	sp_json_dbl(j, "start", iv->start);
 	sp_json_dbl(j, "end", iv->end);
 	sp_json_u64(j, "bytes", iv->bytes);
@@ -554,27 +565,16 @@ static void sp_json_ival(struct sp_json *j, const struct sp_side *s,
 		sp_json_u64(j, "cwnd", iv->cwnd);
 	}
 	sp_json_bool(j, "omitted", iv->omitted);
+	sp_json_obj_end(j);
 }
 
 static void sp_json_intervals(struct sp_json *j, const struct sp_side *s)
 {
-	unsigned int k, i;
-	const struct sp_ival *row;
+	unsigned int k;
 
 	sp_json_arr_begin(j, "intervals");
-	for (k = 0; k < s->niv; k++) {
-		row = &s->iv[k * s->ivw];
-		sp_json_ival(j, s, &row[s->ivw - 1], -1);
-		if (s->ivw > 1) {
-			sp_json_arr_begin(j, "streams");
-			for (i = 0; i + 1 < s->ivw; i++) {
-				sp_json_ival(j, s, &row[i], (int)i);
-				sp_json_obj_end(j);
-			}
-			sp_json_arr_end(j);
-		}
-		sp_json_obj_end(j);
-	}
+	for (k = 0; k < s->niv; k++)
+		sp_json_ival(j, s, &s->iv[k * s->ivw + s->ivw - 1]);
 	sp_json_arr_end(j);
 }
 
@@ -677,22 +677,18 @@ static void sp_json_stripe(struct sp_json *j, const char *key,
 	sp_json_obj_end(j);
 }
 
+/* One end's side of a direction; its totals are the summary's */
 static void sp_json_side(struct sp_json *j, const char *key,
 			 const struct sp_side *s)
 {
 	unsigned int i;
 
 	sp_json_obj_begin(j, key);
-	sp_json_str(j, "host", s->server ? "server" : "client");
 	sp_json_str(j, "role", s->sender ? "sender" : "receiver");
-	sp_json_dbl(j, "seconds", s->seconds);
-	sp_json_u64(j, "bytes", s->sum.bytes);
-	sp_json_dbl(j, "bits_per_second", sp_bps(s->sum.bytes, s->seconds));
 	sp_json_arr_begin(j, "streams");
 	for (i = 0; i < s->nstreams; i++)
-		sp_json_stream(j, s, &s->st[i], NULL);
+		sp_json_stream(j, s, &s->st[i]);
 	sp_json_arr_end(j);
-	sp_json_stream(j, s, &s->sum, "total");
 	sp_json_intervals(j, s);
 	sp_json_obj_end(j);
 }
@@ -702,15 +698,20 @@ static uint64_t sp_all_bytes(const struct sp_side *s)
 	return s->sum.bytes + s->sum.omitted_bytes;
 }
 
-/* The numbers a benchmark wants, whichever end sent. */
+/* The numbers a benchmark wants, whichever end sent (the scripts read
+ * these, so sent and received bytes, rates and retransmits are here as
+ * well as in iperf3's end), and this end's and the peer's sides.
+ */
 static void sp_json_summary(struct sp_json *j, const struct sp_test_info *t,
-			    const struct sp_i3_dir *d, const char *key)
+			    const struct sp_side *local,
+			    const struct sp_side *remote)
 {
+	struct sp_i3_dir dir = sp_dir(local, remote);
+	const struct sp_i3_dir *d = &dir;
 	const struct sp_side *snd = d->snd, *rcv = d->rcv;
 	const struct sp_tcp_stats *st = snd ? &snd->sum.tcp : NULL;
 	uint64_t corrupt;
 
-	sp_json_obj_begin(j, key);
 	sp_json_str(j, "protocol", t->udp ? "udp" : t->mptcp ? "mptcp" :
 							       "tcp");
 	if (snd) {
@@ -751,9 +752,12 @@ static void sp_json_summary(struct sp_json *j, const struct sp_test_info *t,
 				       !snd || sp_all_bytes(snd) ==
 						       sp_all_bytes(rcv)));
 		if (t->udp)
-			sp_json_udp(j, &rcv->sum.udp);
+			sp_json_udp(j, &rcv->sum.udp, false);
 	}
-	sp_json_obj_end(j);
+	if (local)
+		sp_json_side(j, "local", local);
+	if (remote)
+		sp_json_side(j, "remote", remote);
 }
 
 void sp_info_addrs(struct sp_test_info *t, const struct sp_addr *local,
@@ -768,9 +772,56 @@ void sp_info_addrs(struct sp_test_info *t, const struct sp_addr *local,
 	t->family = peer->ss.ss_family;
 }
 
+void sp_info_ctrl(struct sp_test_info *t, int fd)
+{
+	socklen_t len = sizeof(int);
+	int mss = 0;
+
+	if (!getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) && mss > 0)
+		t->tcp_mss_default = (unsigned int)mss;
+}
+
+static void sp_info_stream(struct sp_test_info *t, int fd)
+{
+	struct sp_addr a;
+	socklen_t len = sizeof(int);
+	unsigned int i = t->nconn;
+	int v;
+
+	if (i >= 2 * SP_MAX_STREAMS)
+		return;
+	t->nconn++;
+	t->conn_lport[i] = 0;
+	t->conn_rport[i] = 0;
+	if (fd < 0)
+		return;
+	if (!sp_local_addr(fd, &a))
+		t->conn_lport[i] = (uint16_t)sp_addr_port(&a);
+	if (!sp_peer_addr(fd, &a))
+		t->conn_rport[i] = (uint16_t)sp_addr_port(&a);
+	if (i)
+		return;
+	if (!getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) && v > 0)
+		t->sndbuf_actual = (unsigned int)v;
+	len = sizeof(v);
+	if (!getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) && v > 0)
+		t->rcvbuf_actual = (unsigned int)v;
+}
+
+void sp_info_streams(struct sp_test_info *t, const struct sp_sess *s)
+{
+	unsigned int i;
+
+	/* a UDP receiver has one socket for all streams */
+	for (i = 0; i < s->nstreams; i++)
+		sp_info_stream(t, s->st[i].fd >= 0 ? s->st[i].fd : s->udp_fd);
+}
+
 void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
 		    bool server, double interval)
 {
+	unsigned int i;
+
 	t->server = server;
 	t->udp = p->udp;
 	t->mptcp = p->mptcp;
@@ -782,44 +833,32 @@ void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
 	t->interval = interval;
 	t->len = p->len;
 	t->rate = p->rate;
+	t->sock_bufsize = p->window;
+	for (i = 0; i < SP_COOKIE_BYTES; i++)
+		snprintf(t->cookie + 2 * i, 3, "%02x", p->cookie[i]);
 }
 
-/* stripe-perf's own keys of one direction; suffix names the reverse */
-static void sp_json_dir(struct sp_json *j, const struct sp_test_info *t,
+/* stripe-perf's one object: what iperf3's tree has no key for */
+static void sp_json_own(struct sp_json *j, const struct sp_test_info *t,
 			const struct sp_side *local,
-			const struct sp_side *remote, const char *suffix)
+			const struct sp_side *remote,
+			const struct sp_side *local_rev,
+			const struct sp_side *remote_rev)
 {
-	struct sp_i3_dir d = sp_dir(local, remote);
-	char key[64];
-
-	snprintf(key, sizeof(key), "local%s", suffix);
-	if (local)
-		sp_json_side(j, key, local);
-	snprintf(key, sizeof(key), "remote%s", suffix);
-	if (remote)
-		sp_json_side(j, key, remote);
-	snprintf(key, sizeof(key), "summary%s", suffix);
-	sp_json_summary(j, t, &d, key);
-}
-
-static void sp_json_start(struct sp_json *j, const struct sp_test_info *t)
-{
-	sp_json_obj_begin(j, "start");
+	sp_json_obj_begin(j, "summary");
 	sp_json_str(j, "host", t->server ? "server" : "client");
-	sp_json_str(j, "local", t->local);
-	sp_json_str(j, "remote", t->remote);
 	sp_json_str(j, "family", t->family == AF_INET6 ? "ipv6" : "ipv4");
-	sp_json_str(j, "protocol", t->udp ? "udp" : "tcp");
-	sp_json_bool(j, "mptcp", t->mptcp);
-	sp_json_bool(j, "reverse", t->reverse);
-	sp_json_bool(j, "bidir", t->bidir);
-	sp_json_u64(j, "streams", t->streams);
-	sp_json_dbl(j, "duration", t->duration);
-	sp_json_dbl(j, "omit", t->omit);
 	sp_json_dbl(j, "interval", t->interval);
-	sp_json_u64(j, "length", t->len);
-	sp_json_u64(j, "bitrate", t->rate);
-	sp_iperf3_start(j, t);
+	sp_json_summary(j, t, local, remote);
+	if (local_rev || remote_rev) {
+		sp_json_obj_begin(j, "bidir_reverse");
+		sp_json_summary(j, t, local_rev, remote_rev);
+		sp_json_obj_end(j);
+	}
+	if (local && local->stripe_asked)
+		sp_json_stripe(j, "stripe", local);
+	if (remote && remote->stripe_asked)
+		sp_json_stripe(j, "remote_stripe", remote);
 	sp_json_obj_end(j);
 }
 
@@ -835,18 +874,13 @@ void sp_report_json2(FILE *f, const struct sp_test_info *t,
 
 	sp_json_init(&j, f);
 	sp_json_obj_begin(&j, NULL);
-	sp_json_str(&j, "tool", "stripe-perf");
-	sp_json_str(&j, "version", SP_VERSION);
-	sp_json_start(&j, t);
+	sp_json_obj_begin(&j, "start");
+	sp_iperf3_start(&j, t);
+	sp_json_obj_end(&j);
 	sp_iperf3_intervals(&j, local, local_rev);
-	sp_iperf3_end(&j, t, &fwd, bidir ? &rev : NULL);
-	sp_json_dir(&j, t, local, remote, "");
-	if (bidir)
-		sp_json_dir(&j, t, local_rev, remote_rev, "_bidir_reverse");
-	if (local && local->stripe_asked)
-		sp_json_stripe(&j, "stripe", local);
-	if (remote && remote->stripe_asked)
-		sp_json_stripe(&j, "remote_stripe", remote);
+	sp_iperf3_end(&j, t, &fwd, bidir ? &rev : NULL,
+		      local ? local : local_rev, remote ? remote : remote_rev);
+	sp_json_own(&j, t, local, remote, local_rev, remote_rev);
 	if (error && *error)
 		sp_json_str(&j, "error", error);
 	sp_json_obj_end(&j);

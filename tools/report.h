@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "proto.h"
 #include "results.h"
 
 /* SP_VERSION comes from the top Makefile, the project's one version */
@@ -33,6 +34,18 @@ struct sp_test_info {
 	unsigned int local_port;
 	char remote_host[64];
 	unsigned int remote_port;
+	/* iperf3's start: the control socket's MSS, -w, the first data
+	 * socket's buffers when it opened, the cookie in hex
+	 */
+	unsigned int tcp_mss_default;
+	unsigned int sock_bufsize;
+	unsigned int sndbuf_actual;
+	unsigned int rcvbuf_actual;
+	char cookie[2 * SP_COOKIE_BYTES + 1];
+	/* the data connections' ports, forward then --bidir reverse */
+	unsigned int nconn;
+	uint16_t conn_lport[2 * SP_MAX_STREAMS];
+	uint16_t conn_rport[2 * SP_MAX_STREAMS];
 };
 
 struct sp_addr;
@@ -40,6 +53,13 @@ struct sp_params;
 /* The control connection's two ends. */
 void sp_info_addrs(struct sp_test_info *t, const struct sp_addr *local,
 		   const struct sp_addr *peer);
+/* The control socket fd: its MSS. */
+void sp_info_ctrl(struct sp_test_info *t, int fd);
+struct sp_sess;
+/* The data connections of s, after those already noted; the first one's
+ * buffer sizes too. Before the sockets close.
+ */
+void sp_info_streams(struct sp_test_info *t, const struct sp_sess *s);
 /* The test as run: p, and the interval this end reported at. */
 void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
 		    bool server, double interval);

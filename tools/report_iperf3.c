@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The parts of -J output that iperf3 consumers read, spelled as iperf3
- * 3.x writes them: start.connected/test_start/timestamp, intervals[]
- * (streams, sum) and end (streams, sum_sent, sum_received, and sum for
- * UDP). Units are iperf3's: bits_per_second, rtt in us, jitter_ms,
- * lost_percent. stripe-perf's own figures stay under its own keys
- * (local, remote, summary, stripe), written by report.c.
+/* iperf3's tree of -J output, key for key as iperf3 3.12 writes it:
+ * start, intervals[] (streams, sum) and end (streams, sum_sent,
+ * sum_received, sum for UDP, cpu_utilization_percent). Units and
+ * meanings are iperf3's: bits_per_second, snd_cwnd in bytes, rtt in us
+ * (smoothed), max/min/mean over the interval samples, jitter_ms,
+ * lost_percent. stripe-perf's own figures are in one object of its own,
+ * "summary", written by report.c.
  */
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -25,15 +26,19 @@ void sp_iperf3_start(struct sp_json *j, const struct sp_test_info *t)
 	struct utsname u;
 	struct tm tm;
 	time_t now = time(NULL);
+	unsigned int i;
 
+	/* one per data connection, numbered as the streams are */
 	sp_json_arr_begin(j, "connected");
-	sp_json_obj_begin(j, NULL);
-	sp_json_u64(j, "socket", 0);
-	sp_json_str(j, "local_host", t->local_host);
-	sp_json_u64(j, "local_port", t->local_port);
-	sp_json_str(j, "remote_host", t->remote_host);
-	sp_json_u64(j, "remote_port", t->remote_port);
-	sp_json_obj_end(j);
+	for (i = 0; i < t->nconn; i++) {
+		sp_json_obj_begin(j, NULL);
+		sp_json_u64(j, "socket", i);
+		sp_json_str(j, "local_host", t->local_host);
+		sp_json_u64(j, "local_port", t->conn_lport[i]);
+		sp_json_str(j, "remote_host", t->remote_host);
+		sp_json_u64(j, "remote_port", t->conn_rport[i]);
+		sp_json_obj_end(j);
+	}
 	sp_json_arr_end(j);
 	sp_json_str(j, "version", "stripe-perf " SP_VERSION);
 	if (!uname(&u)) {
@@ -55,6 +60,13 @@ void sp_iperf3_start(struct sp_json *j, const struct sp_test_info *t)
 		sp_json_u64(j, "port", t->remote_port);
 		sp_json_obj_end(j);
 	}
+	sp_json_str(j, "cookie", t->cookie);
+	if (!t->udp)
+		sp_json_u64(j, "tcp_mss_default", t->tcp_mss_default);
+	sp_json_u64(j, "target_bitrate", t->rate);
+	sp_json_u64(j, "sock_bufsize", t->sock_bufsize);
+	sp_json_u64(j, "sndbuf_actual", t->sndbuf_actual);
+	sp_json_u64(j, "rcvbuf_actual", t->rcvbuf_actual);
 	sp_json_obj_begin(j, "test_start");
 	sp_json_str(j, "protocol", t->udp ? "UDP" : "TCP");
 	sp_json_u64(j, "num_streams", t->streams);
@@ -65,8 +77,7 @@ void sp_iperf3_start(struct sp_json *j, const struct sp_test_info *t)
 	sp_json_u64(j, "blocks", 0);
 	sp_json_u64(j, "reverse", t->reverse);
 	sp_json_u64(j, "tos", 0);
-	if (t->udp || t->rate)
-		sp_json_u64(j, "target_bitrate", t->rate);
+	sp_json_u64(j, "target_bitrate", t->rate);
 	sp_json_u64(j, "bidir", t->bidir);
 	sp_json_obj_end(j);
 }
@@ -96,8 +107,12 @@ static void sp_i3_ival(struct sp_json *j, const struct sp_side *s,
 	} else if (s->sender) {
 		sp_json_u64(j, "retransmits", iv->retrans);
 		if (id >= 0) {
-			sp_json_u64(j, "snd_cwnd", iv->cwnd);
+			/* iperf3: tcpi_snd_cwnd * tcpi_snd_mss */
+			sp_json_u64(j, "snd_cwnd", iv->cwnd * iv->mss);
+			sp_json_u64(j, "snd_wnd", iv->snd_wnd);
 			sp_json_u64(j, "rtt", iv->rtt_us);
+			sp_json_u64(j, "rttvar", iv->rttvar_us);
+			sp_json_u64(j, "pmtu", iv->pmtu);
 		}
 	}
 	sp_json_bool(j, "omitted", iv->omitted);
@@ -179,6 +194,7 @@ static void sp_i3_total(struct sp_json *j, const char *key,
 			int id, bool sender)
 {
 	const struct sp_udp_stats *u = &r->udp;
+	const struct sp_tcp_samples *m = &r->smp;
 	double secs = r->seconds > 0 ? r->seconds : s->seconds;
 
 	sp_json_obj_begin(j, key);
@@ -192,10 +208,12 @@ static void sp_i3_total(struct sp_json *j, const char *key,
 	if (!s->udp && s->sender && r->tcp.valid) {
 		sp_json_u64(j, "retransmits", r->tcp.total_retrans);
 		if (id >= 0) {
-			sp_json_u64(j, "max_snd_cwnd", r->tcp.cwnd * r->tcp.mss);
-			sp_json_u64(j, "max_rtt", r->tcp.rtt_us);
-			sp_json_u64(j, "min_rtt", r->tcp.min_rtt_us);
-			sp_json_u64(j, "mean_rtt", r->tcp.rtt_us);
+			sp_json_u64(j, "max_snd_cwnd", m->max_snd_cwnd);
+			sp_json_u64(j, "max_snd_wnd", m->max_snd_wnd);
+			sp_json_u64(j, "max_rtt", m->max_rtt_us);
+			sp_json_u64(j, "min_rtt", m->min_rtt_us);
+			sp_json_u64(j, "mean_rtt",
+				    m->n ? m->sum_rtt_us / m->n : 0);
 		}
 	}
 	if (s->udp && !s->sender) {
@@ -269,8 +287,29 @@ static void sp_i3_end_sums(struct sp_json *j, const struct sp_test_info *t,
 	}
 }
 
+/* iperf3's: CPU time over wall time, this process and the peer's */
+static void sp_i3_cpu(struct sp_json *j, const struct sp_side *local,
+		      const struct sp_side *remote)
+{
+	static const struct sp_side none;
+
+	if (!local)
+		local = &none;
+	if (!remote)
+		remote = &none;
+	sp_json_obj_begin(j, "cpu_utilization_percent");
+	sp_json_dbl(j, "host_total", local->cpu_user + local->cpu_system);
+	sp_json_dbl(j, "host_user", local->cpu_user);
+	sp_json_dbl(j, "host_system", local->cpu_system);
+	sp_json_dbl(j, "remote_total", remote->cpu_user + remote->cpu_system);
+	sp_json_dbl(j, "remote_user", remote->cpu_user);
+	sp_json_dbl(j, "remote_system", remote->cpu_system);
+	sp_json_obj_end(j);
+}
+
 void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
-		   const struct sp_i3_dir *fwd, const struct sp_i3_dir *rev)
+		   const struct sp_i3_dir *fwd, const struct sp_i3_dir *rev,
+		   const struct sp_side *local, const struct sp_side *remote)
 {
 	sp_json_obj_begin(j, "end");
 	sp_json_arr_begin(j, "streams");
@@ -281,6 +320,7 @@ void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
 	sp_i3_end_sums(j, t, fwd, "");
 	if (rev)
 		sp_i3_end_sums(j, t, rev, "_bidir_reverse");
+	sp_i3_cpu(j, local, remote);
 	if (fwd->snd && fwd->snd->congestion[0])
 		sp_json_str(j, "sender_tcp_congestion", fwd->snd->congestion);
 	if (fwd->rcv && fwd->rcv->congestion[0])

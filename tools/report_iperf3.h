@@ -20,9 +20,11 @@ struct sp_i3_dir {
 };
 
 /* "end": whole-test figures of the forward direction, and with --bidir
- * (rev not NULL) of the reverse one as the *_bidir_reverse sums.
+ * (rev not NULL) of the reverse one as the *_bidir_reverse sums; CPU use
+ * of this end (local) and the peer (remote, NULL: not known).
  */
 void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
-		   const struct sp_i3_dir *fwd, const struct sp_i3_dir *rev);
+		   const struct sp_i3_dir *fwd, const struct sp_i3_dir *rev,
+		   const struct sp_side *local, const struct sp_side *remote);
 
 #endif /* SP_REPORT_IPERF3_H */

@@ -29,10 +29,12 @@ static const struct sp_field sp_stream_fields[] = {
 	U(id), U(bytes), U(packets), D(seconds), U(corrupt_bytes),
 	U(first_corrupt), U(omitted_bytes),
 	U(tcp.valid), U(tcp.rtt_us), U(tcp.rttvar_us), U(tcp.min_rtt_us),
-	U(tcp.cwnd), U(tcp.mss), U(tcp.pmtu), U(tcp.reordering),
+	U(tcp.cwnd), U(tcp.snd_wnd), U(tcp.mss), U(tcp.pmtu), U(tcp.reordering),
 	U(tcp.reord_seen), U(tcp.total_retrans), U(tcp.bytes_retrans),
 	U(tcp.dsack_dups), U(tcp.rcv_ooopack), U(tcp.lost), U(tcp.mptcp),
 	U(tcp.mptcp_subflows), U(tcp.mptcp_fallback),
+	U(smp.n), U(smp.max_snd_cwnd), U(smp.max_snd_wnd), U(smp.max_rtt_us),
+	U(smp.min_rtt_us), U(smp.sum_rtt_us),
 	U(udp.sent), U(udp.received), U(udp.lost), U(udp.dup),
 	U(udp.corrupt), U(udp.foreign), U(udp.reordered), U(udp.max_extent),
 	A(udp.extent, SP_HIST_N), A(udp.degree, SP_HIST_N),
@@ -128,6 +130,10 @@ static void sp_ival_merge(struct sp_ival *a, const struct sp_ival *b)
 	a->reordering = b->reordering;
 	a->rtt_us = b->rtt_us;
 	a->cwnd = b->cwnd;
+	a->mss = b->mss;
+	a->snd_wnd = b->snd_wnd;
+	a->rttvar_us = b->rttvar_us;
+	a->pmtu = b->pmtu;
 }
 
 /* Full: every two neighbouring rows become one, so a run of any length
@@ -330,6 +336,8 @@ void sp_side_put(const struct sp_side *s, struct sp_buf *b)
 	sp_msg_kv(b, "side.udp", "%d", s->udp);
 	sp_msg_kv(b, "side.streams", "%u", s->nstreams);
 	sp_msg_kv(b, "side.seconds", "%.9f", s->seconds);
+	sp_msg_kv(b, "side.cpu_user", "%.6f", s->cpu_user);
+	sp_msg_kv(b, "side.cpu_system", "%.6f", s->cpu_system);
 	if (s->congestion[0])
 		sp_msg_kv(b, "side.congestion", "%s", s->congestion);
 	for (i = 0; i < s->nstreams; i++) {
@@ -480,6 +488,8 @@ int sp_side_get(const struct sp_msg *m, struct sp_side *s)
 	sp_msg_u64(m, "side.udp", &udp);
 	sp_side_init(s, server, sender, udp, (unsigned int)n);
 	sp_msg_dbl(m, "side.seconds", &s->seconds);
+	sp_msg_dbl(m, "side.cpu_user", &s->cpu_user);
+	sp_msg_dbl(m, "side.cpu_system", &s->cpu_system);
 	cc = sp_msg_get(m, "side.congestion");
 	if (cc && sp_cc_name_ok(cc))
 		snprintf(s->congestion, sizeof(s->congestion), "%s", cc);

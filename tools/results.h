@@ -20,6 +20,7 @@ struct sp_tcp_stats {
 	uint64_t rttvar_us;
 	uint64_t min_rtt_us;
 	uint64_t cwnd;		/* segments */
+	uint64_t snd_wnd;	/* bytes: the peer's receive window */
 	uint64_t mss;
 	uint64_t pmtu;
 	uint64_t reordering;	/* tcpi_reordering: dupthresh in force */
@@ -69,6 +70,18 @@ struct sp_udp_stats {
 	double jitter_us;
 };
 
+/* TCP_INFO over the interval samples, for iperf3's end figures (its
+ * max_snd_cwnd, max_rtt, mean_rtt are over its samples too)
+ */
+struct sp_tcp_samples {
+	uint64_t n;
+	uint64_t max_snd_cwnd;	/* bytes */
+	uint64_t max_snd_wnd;
+	uint64_t max_rtt_us;
+	uint64_t min_rtt_us;	/* least smoothed RTT, not tcpi_min_rtt */
+	uint64_t sum_rtt_us;
+};
+
 struct sp_stream_res {
 	uint64_t id;
 	uint64_t bytes;		/* payload bytes sent or received */
@@ -78,6 +91,7 @@ struct sp_stream_res {
 	uint64_t first_corrupt;	/* TCP: stream offset of the first + 1 */
 	uint64_t omitted_bytes;	/* -O: moved before the results' start */
 	struct sp_tcp_stats tcp;
+	struct sp_tcp_samples smp;
 	struct sp_udp_stats udp;
 };
 
@@ -92,7 +106,11 @@ struct sp_ival {
 	uint64_t reordering;	/* tcpi_reordering at the interval's end */
 	uint64_t rcv_ooopack;	/* receiver: out-of-order segments */
 	uint64_t rtt_us;
-	uint64_t cwnd;
+	uint64_t cwnd;		/* segments */
+	uint64_t mss;		/* a stream's: snd_cwnd in bytes is cwnd * mss */
+	uint64_t snd_wnd;
+	uint64_t rttvar_us;
+	uint64_t pmtu;
 	uint64_t omitted;	/* -O: before the results' start */
 };
 
@@ -112,6 +130,9 @@ struct sp_side {
 	unsigned int nstreams;
 	unsigned int max_entries;	/* interval entries kept */
 	double seconds;
+	/* this process's CPU time over the test, percent of wall time */
+	double cpu_user;
+	double cpu_system;
 	char congestion[16];	/* TCP: the streams' congestion control */
 	struct sp_stream_res st[SP_MAX_STREAMS];
 	struct sp_stream_res sum;

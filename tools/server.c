@@ -395,6 +395,7 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	sp_local_addr(cfd, &la);
 	sp_peer_addr(cfd, &ra);
 	sp_info_addrs(&info, &la, &ra);
+	sp_info_ctrl(&info, cfd);
 	sp_log(o, "Accepted connection from %s\n", info.remote);
 
 	if (sp_server_params(o, m, &p, err, sizeof(err))) {
@@ -444,6 +445,9 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 			      false);
 	if (!ret || !strstr(err, "control connection"))
 		sp_server_results(&ctrl, ss);
+	sp_info_streams(&info, s);
+	if (ss[1])
+		sp_info_streams(&info, ss[1]);
 	rc = ret ? 1 : 0;
 
 	sp_info_params(&info, &p, true, s->interval);

@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -100,6 +101,42 @@ static int64_t sp_min64(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
+/* One TCP_INFO reading into the figures iperf3 keeps over its samples */
+static void sp_tcp_sample(struct sp_tcp_samples *m,
+			  const struct sp_tcp_stats *t)
+{
+	uint64_t cwnd = t->cwnd * t->mss;
+
+	if (!t->valid)
+		return;
+	if (cwnd > m->max_snd_cwnd)
+		m->max_snd_cwnd = cwnd;
+	if (t->snd_wnd > m->max_snd_wnd)
+		m->max_snd_wnd = t->snd_wnd;
+	if (t->rtt_us > m->max_rtt_us)
+		m->max_rtt_us = t->rtt_us;
+	if (!m->n || t->rtt_us < m->min_rtt_us)
+		m->min_rtt_us = t->rtt_us;
+	m->sum_rtt_us += t->rtt_us;
+	m->n++;
+}
+
+/* This process's CPU time (user, system) in ns, as iperf3's getrusage */
+static void sp_cpu_ns(int64_t *user, int64_t *sys)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru)) {
+		*user = 0;
+		*sys = 0;
+		return;
+	}
+	*user = ru.ru_utime.tv_sec * SP_NSEC_PER_SEC +
+		ru.ru_utime.tv_usec * 1000LL;
+	*sys = ru.ru_stime.tv_sec * SP_NSEC_PER_SEC +
+	       ru.ru_stime.tv_usec * 1000LL;
+}
+
 static void sp_sess_interval(struct sp_sess *s, int64_t from, int64_t to)
 {
 	struct sp_ival *row, *iv, *sum;
@@ -133,6 +170,12 @@ static void sp_sess_interval(struct sp_sess *s, int64_t from, int64_t to)
 			iv->reordering = st->ti.reordering;
 			iv->rtt_us = st->ti.rtt_us;
 			iv->cwnd = st->ti.cwnd;
+			iv->mss = st->ti.mss;
+			iv->snd_wnd = st->ti.snd_wnd;
+			iv->rttvar_us = st->ti.rttvar_us;
+			iv->pmtu = st->ti.pmtu;
+			if (!s->omitting)
+				sp_tcp_sample(&s->res.st[i].smp, &st->ti);
 			st->iv_retrans = st->ti.total_retrans;
 			st->iv_reord = st->ti.reord_seen;
 			st->iv_ooo = st->ti.rcv_ooopack;
@@ -334,7 +377,7 @@ static void sp_sess_finish(struct sp_sess *s, int64_t stop_ns)
 {
 	struct sp_stream_res *r;
 	struct sp_stream *st;
-	int64_t last = 0;
+	int64_t last = 0, user, sys, now;
 	unsigned int i;
 
 	for (i = 0; i < s->nstreams; i++)
@@ -345,6 +388,14 @@ static void sp_sess_finish(struct sp_sess *s, int64_t stop_ns)
 	if (!last)
 		last = sp_now_ns();
 	s->res.seconds = sp_secs_since(s->start_ns, last);
+	sp_cpu_ns(&user, &sys);
+	now = sp_now_ns();
+	if (now > s->start_ns) {
+		s->res.cpu_user = 100.0 * (double)(user - s->cpu_user_ns) /
+				  (double)(now - s->start_ns);
+		s->res.cpu_system = 100.0 * (double)(sys - s->cpu_sys_ns) /
+				    (double)(now - s->start_ns);
+	}
 	for (i = 0; i < s->nstreams; i++) {
 		st = &s->st[i];
 		r = &s->res.st[i];
@@ -360,6 +411,9 @@ static void sp_sess_finish(struct sp_sess *s, int64_t stop_ns)
 		if (!s->udp && st->fd >= 0 && !st->ti.valid)
 			sp_tcp_info(st->fd, s->mptcp, &st->ti);
 		r->tcp = st->ti;
+		/* -i 0: no interval samples, the last reading stands */
+		if (!r->smp.n)
+			sp_tcp_sample(&r->smp, &r->tcp);
 		if (r->tcp.valid && st->om_ti.valid)
 			sp_tcp_since(&r->tcp, &st->om_ti);
 	}
@@ -408,6 +462,7 @@ static int sp_run_open(struct sp_sess *s, int64_t now)
 			return -1;
 	}
 	s->start_ns = now;
+	sp_cpu_ns(&s->cpu_user_ns, &s->cpu_sys_ns);
 	s->omitting = s->omit > 0;
 	s->omit_end = now + (int64_t)(s->omit * 1e9);
 	s->end_ns = s->omit_end + (int64_t)(s->duration * 1e9);
@@ -444,6 +499,7 @@ static void sp_run_omit_end(struct sp_sess *s)
 		}
 	}
 	s->start_ns = s->omit_end;
+	sp_cpu_ns(&s->cpu_user_ns, &s->cpu_sys_ns);
 	s->iv_from = s->omit_end;
 	if (s->next_iv != INT64_MAX)
 		s->next_iv = s->omit_end + (int64_t)(s->interval * 1e9);

@@ -77,6 +77,8 @@ struct sp_sess {
 	bool clocks_synced;	/* same host: transit is one-way delay */
 	struct sp_stream st[SP_MAX_STREAMS];
 	int64_t start_ns;
+	int64_t cpu_user_ns;	/* this process's CPU time at start_ns */
+	int64_t cpu_sys_ns;
 	struct sp_side res;
 	sp_ival_fn on_interval;
 	char err[256];

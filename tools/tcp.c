@@ -29,6 +29,7 @@ static void sp_tcp_fill(const struct tcp_info *ti, struct sp_tcp_stats *t)
 	t->rttvar_us = ti->tcpi_rttvar;
 	t->min_rtt_us = ti->tcpi_min_rtt;
 	t->cwnd = ti->tcpi_snd_cwnd;
+	t->snd_wnd = ti->tcpi_snd_wnd;
 	t->mss = ti->tcpi_snd_mss;
 	t->pmtu = ti->tcpi_pmtu;
 	t->reordering = ti->tcpi_reordering;
@@ -68,6 +69,7 @@ static int sp_mptcp_subflows(int fd, struct sp_tcp_stats *t)
 		if (!t->min_rtt_us || one.min_rtt_us < t->min_rtt_us)
 			t->min_rtt_us = one.min_rtt_us;
 		t->cwnd += one.cwnd;
+		t->snd_wnd += one.snd_wnd;
 		if (one.mss > t->mss)
 			t->mss = one.mss;
 		if (one.pmtu > t->pmtu)

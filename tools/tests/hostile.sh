@@ -86,7 +86,7 @@ d = json.load(open(sys.argv[1]))
 def find(o):
     if isinstance(o, dict):
         if "udp" in o and isinstance(o["udp"], dict) and \
-           "received" in o["udp"]:
+           "sent" in o["udp"]:
             yield o["udp"]
         for v in o.values():
             yield from find(v)
@@ -121,8 +121,8 @@ ok $? "--bidir: reset streams end the test with both sides' results" \
 	2>"$T/bidir-c.err" && python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if d["summary"]["integrity_ok"] and
-         d["summary_bidir_reverse"]["integrity_ok"] and
-         d["summary_bidir_reverse"]["received_bytes"] > 0 else 1)' \
+         d["summary"]["bidir_reverse"]["integrity_ok"] and
+         d["summary"]["bidir_reverse"]["received_bytes"] > 0 else 1)' \
 	"$T/bidir-c.json" 2>>"$T/bidir-c.err"
 ok $? "--bidir: an honest client after it runs both ways intact" \
 	"$T/bidir-c.err"

@@ -103,14 +103,14 @@ jcheck "$T/tcp.json" 'd["summary"]["corrupt_bytes"] == 0 and
 	d["summary"]["integrity_ok"] and d["summary"]["received_bytes"] > 0
 	and d["summary"]["received_bytes"] == d["summary"]["sent_bytes"]'
 ok $? "TCP: zero corruption, every byte sent was received" "$T/tcp.json"
-jcheck "$T/tcp.json" 'd["local"]["role"] == "sender" and
-	d["remote"]["role"] == "receiver" and
+jcheck "$T/tcp.json" 'd["summary"]["local"]["role"] == "sender" and
+	d["summary"]["remote"]["role"] == "receiver" and
 	"retransmits" in d["summary"] and "rtt_us" in d["summary"] and
-	"reord_seen" in d["summary"] and len(d["local"]["intervals"]) == 2'
+	"reord_seen" in d["summary"] and
+	len(d["summary"]["local"]["intervals"]) == 2'
 ok $? "TCP: both sides, TCP_INFO fields and 2 intervals reported" \
 	"$T/tcp.json"
-jcheck "$T/tcp.json" 'd["version"] == "'"$VERSION"'" and
-	d["start"]["version"] == "stripe-perf '"$VERSION"'"'
+jcheck "$T/tcp.json" 'd["start"]["version"] == "stripe-perf '"$VERSION"'"'
 ok $? "JSON: the version is the top Makefile's" "$T/tcp.json"
 
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 2 -u -b 100M -J >"$T/udp.json" \
@@ -133,8 +133,8 @@ ok $? "UDP: receiver goodput within 5% of 100 Mbit/s" "$T/udp.json"
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -R -P 2 -J >"$T/rev.json" \
 	2>"$T/rev.err" &&
 	jcheck "$T/rev.json" 'd["summary"]["integrity_ok"] and
-		d["local"]["role"] == "receiver" and
-		len(d["local"]["streams"]) == 2'
+		d["summary"]["local"]["role"] == "receiver" and
+		len(d["summary"]["local"]["streams"]) == 2'
 ok $? "TCP -R -P 2: server sends, 2 streams intact" "$T/rev.err"
 
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -R -u -b 50M -J >"$T/revu.json" \
@@ -195,17 +195,17 @@ ok $? "UDP -O 1 -t 1: one second counted, none lost" "$T/omitu.json"
 		not d["end"]["sum_sent_bidir_reverse"]["sender"] and
 		all("sum_bidir_reverse" in i for i in d["intervals"]) and
 		d["summary"]["integrity_ok"] and
-		d["summary_bidir_reverse"]["integrity_ok"] and
-		d["local"]["role"] == "sender" and
-		d["local_bidir_reverse"]["role"] == "receiver" and
-		d["remote_bidir_reverse"]["role"] == "sender"'
+		d["summary"]["bidir_reverse"]["integrity_ok"] and
+		d["summary"]["local"]["role"] == "sender" and
+		d["summary"]["bidir_reverse"]["local"]["role"] == "receiver" and
+		d["summary"]["bidir_reverse"]["remote"]["role"] == "sender"'
 ok $? "TCP --bidir -P 2: both directions at once, intact, iperf3's keys" \
 	"$T/bidir.json"
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --bidir -u -b 20M -J \
 	>"$T/bidiru.json" 2>"$T/bidiru.err" &&
-	jcheck "$T/bidiru.json" 'all(d[k]["udp"]["lost"] == 0 and
-		d[k]["udp"]["received"] == d[k]["udp"]["sent"] > 0
-		for k in ("summary", "summary_bidir_reverse")) and
+	jcheck "$T/bidiru.json" 'all(s["udp"]["lost"] == 0 and
+		s["udp"]["received"] == s["udp"]["sent"] > 0
+		for s in (d["summary"], d["summary"]["bidir_reverse"])) and
 		d["end"]["sum_bidir_reverse"]["packets"] > 0'
 ok $? "UDP --bidir: both directions at once, none lost" "$T/bidiru.json"
 
@@ -218,7 +218,7 @@ ok $? "UDP --bidir: both directions at once, none lost" "$T/bidiru.json"
 		"sum_received_bidir_reverse")) and
 		d["start"]["test_start"]["target_bitrate"] == 30000000 and
 		d["summary"]["integrity_ok"] and
-		d["summary_bidir_reverse"]["integrity_ok"]'
+		d["summary"]["bidir_reverse"]["integrity_ok"]'
 ok $? "TCP --bidir -b 30M: both directions paced to 30 Mbit/s" \
 	"$T/tcprate.json"
 
@@ -230,6 +230,33 @@ for run in tcp udp rev revu omit omitu bidir bidiru tcprate; do
 	ok $? "iperf3 consumer reads the $run run: $(cat "$T/i3-$run.out")" \
 		"$T/$run.json"
 done
+# iperf3's tree, key for key and value for value (review U1, U2): a 2 s
+# -P 2 run beside iperf3's own, live if iperf3 is installed, else against
+# the document saved from iperf3 3.12 on loopback
+I3="$(dirname "$0")/iperf3-3.12-P2.json"
+i3pid=
+if command -v iperf3 >/dev/null 2>&1; then
+	I3PORT=$(python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	iperf3 -s -1 -B 127.0.0.1 -p "$I3PORT" >"$T/i3s.out" 2>&1 &
+	pids+=($!)
+	for i in $(seq 50); do
+		grep -q 'listening' "$T/i3s.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	iperf3 -c 127.0.0.1 -p "$I3PORT" -t 2 -P 2 -J >"$T/i3.json" \
+		2>"$T/i3.err" &
+	i3pid=$!
+fi
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 2 -P 2 -J >"$T/p2.json" 2>"$T/p2.err"
+if [ -n "$i3pid" ] && wait "$i3pid"; then
+	I3=$T/i3.json
+fi
+python3 "$(dirname "$0")/iperf3_compare.py" "$T/p2.json" "$I3" \
+	>"$T/cmp.out" 2>&1
+ok $? "TCP -P 2 -J as iperf3's ($(basename "$I3")): $(tail -1 "$T/cmp.out")" \
+	"$T/cmp.out"
+
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -O 0.5 -i 0.5 --bidir \
 	>"$T/bidir.out" 2>&1 && grep -q '^\[  0\]\[TX-C\].*(omitted)' \
 	"$T/bidir.out" && grep -q '^\[  1\]\[RX-C\]' "$T/bidir.out" &&
@@ -244,7 +271,7 @@ ok $? "human output: intervals and UDP details" "$T/human.out"
 
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --stripe-dev lo -J >"$T/st.json" \
 	2>"$T/st.err" && grep -q 'no stripe qdisc on lo' "$T/st.err" &&
-	jcheck "$T/st.json" 'd["stripe"]["ok"] is False'
+	jcheck "$T/st.json" 'd["summary"]["stripe"]["ok"] is False'
 ok $? "--stripe-dev without a stripe qdisc: warning, run continues" \
 	"$T/st.err"
 
@@ -258,7 +285,7 @@ if [ "$(sysctl -n net.mptcp.enabled 2>/dev/null)" = 1 ]; then
 	"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --mptcp -J >"$T/mp.json" \
 		2>"$T/mp.err" &&
 		jcheck "$T/mp.json" 'd["summary"]["integrity_ok"] and
-			d["local"]["total"]["tcp"]["mptcp_subflows"] >= 1'
+			d["summary"]["local"]["streams"][0]["tcp"]["mptcp_subflows"] >= 1'
 	ok $? "MPTCP 1 s: intact, subflows reported" "$T/mp.err"
 else
 	n=$((n + 1))
@@ -269,7 +296,7 @@ if ip -6 addr show dev lo 2>/dev/null | grep -q '::1'; then
 	start_server v6 -B ::1 -1
 	"$BIN" -c ::1 -p "$PORT" -t 1 -6 -J >"$T/v6.json" 2>"$T/v6.err" &&
 		jcheck "$T/v6.json" 'd["summary"]["integrity_ok"] and
-			d["start"]["family"] == "ipv6"'
+			d["summary"]["family"] == "ipv6"'
 	ok $? "TCP over ::1" "$T/v6.err"
 else
 	n=$((n + 1))
