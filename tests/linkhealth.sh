@@ -105,26 +105,26 @@ d = json.load(open(sys.argv[1]))
 key = sys.argv[2]
 if key.startswith("rate"):
     start = float(key[4:])
-    side = [d[k] for k in ("local", "remote") if d[k].get("role") == "receiver"][0]
+    side = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "receiver"][0]
     rows = [r for r in side["intervals"] if r["start"] >= start - 1e-6]
     secs = sum(r["end"] - r["start"] for r in rows)
     print(int(sum(r["bytes"] for r in rows) * 8 / secs / 1e6) if secs else 0)
 elif key.startswith("least"):
     # the least half-second's Mbit/s received from second FROM on
     start = float(key[5:])
-    side = [d[k] for k in ("local", "remote") if d[k].get("role") == "receiver"][0]
+    side = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "receiver"][0]
     print(min(int(r["bits_per_second"] / 1e6) for r in side["intervals"]
               if r["start"] >= start - 1e-6))
 elif key.startswith("retr"):
     # the half-seconds from second FROM on in which the sender retransmitted
     start = float(key[4:])
-    snd = [d[k] for k in ("local", "remote") if d[k].get("role") == "sender"][0]
+    snd = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "sender"][0]
     print(sum(1 for r in snd["intervals"]
               if r["start"] >= start - 1e-6 and r.get("retransmits", 0)))
 elif key == "trace":
     # each half second: received Mbit/s, sender's retransmits/cwnd/rtt
-    rcv = [d[k] for k in ("local", "remote") if d[k].get("role") == "receiver"][0]
-    snd = [d[k] for k in ("local", "remote") if d[k].get("role") == "sender"][0]
+    rcv = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "receiver"][0]
+    snd = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "sender"][0]
     out = []
     for r, t in zip(rcv["intervals"], snd["intervals"]):
         out.append("%.1f:%d/%d/%d/%d" % (r["start"], r["bits_per_second"] / 1e6,

@@ -57,7 +57,7 @@ run() {
 	python3 - "$OUT.$1" <<'PY' 2>/dev/null
 import json, sys
 d = json.load(open(sys.argv[1]))
-side = [d[k] for k in ("local", "remote") if d[k].get("role") == "receiver"][0]
+side = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "receiver"][0]
 rows = [r for r in side["intervals"] if r["start"] >= 2.5 - 1e-6]
 secs = sum(r["end"] - r["start"] for r in rows)
 ok = d["summary"].get("integrity_ok", False)

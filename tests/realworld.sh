@@ -53,7 +53,7 @@ settled() {	# settled NAME FROM -- Mbit/s the receiver got from second FROM on
 	python3 - "$OUT.$1" "$2" <<'PY' 2>/dev/null
 import json, sys
 d = json.load(open(sys.argv[1]))
-rcv = [d[k] for k in ("local", "remote") if d[k].get("role") == "receiver"][0]
+rcv = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "receiver"][0]
 rows = [r for r in rcv["intervals"] if r["start"] >= float(sys.argv[2]) - 1e-6]
 secs = sum(r["end"] - r["start"] for r in rows)
 print(int(sum(r["bytes"] for r in rows) * 8 / secs / 1e6) if secs else 0)

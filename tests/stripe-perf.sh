@@ -185,7 +185,7 @@ for f in tcp udp; do
 all(isinstance(d["summary"][k], (int, float)) for k in
     ["goodput_bps", "sender_seconds", "sent_bytes", "sender_bits_per_second",
      "receiver_seconds", "received_bytes"])
-and d["summary"]["protocol"] == "$f" and d["start"]["protocol"] == "$f"
+and d["summary"]["protocol"] == "$f" and d["start"]["test_start"]["protocol"].lower() == "$f"
 and isinstance(d["summary"]["integrity_ok"], bool)
 and d["summary"]["goodput_bps"] > 0 and 1.5 < d["summary"]["receiver_seconds"] < 4
 and ("$f" != "tcp" or all(isinstance(d["summary"][k], (int, float)) for k in
@@ -196,7 +196,7 @@ and ("$f" != "udp" or isinstance(d["summary"]["corrupt_datagrams"], int) and
          ["sent", "received", "lost", "loss_ratio", "duplicates", "corrupt",
           "reordered", "reordered_ratio", "max_extent", "rbd_max"]) and
      isinstance(d["summary"]["udp"]["owd_us"]["p99"], (int, float)))
-and d["local"]["role"] == "sender" and d["remote"]["role"] == "receiver"
+and d["summary"]["local"]["role"] == "sender" and d["summary"]["remote"]["role"] == "receiver"
 PY
 )"
 done
