@@ -68,6 +68,8 @@ check "weight auto is accepted on change" \
 	tc -n $NS qdisc change dev vb0 root stripe weight auto
 check "... and the weight typed is gone" \
 	sh -c "! tc -n $NS qdisc show dev vb0 | grep -q 'weight '"
+check "weight 1 again, which the refused requests below must keep" \
+	tc -n $NS qdisc change dev vb0 root stripe weight 1
 raw "raw weight 1001 on change" \
 	"weight must be auto (0) or 1 to 1000" vb0 change WEIGHT:u32:1001
 raw "raw reorder 2 on the master" \
