@@ -126,8 +126,10 @@ check "ACK direction black: g3 leaves too" \
 
 # --- an IPv6 target: neighbour solicitations from each link's link-local ---
 hole ack 0%
-tc -n $GW qdisc change dev stripe0 root stripe probe-target none \
-	probe-target fd09::2
+# (one target option a command: "none" clears both families first)
+tc -n $GW qdisc change dev stripe0 root stripe probe-target none
+check "IPv6: the target is set" \
+	tc -n $GW qdisc change dev stripe0 root stripe probe-target fd09::2
 shown=$(tc -n $GW qdisc show dev stripe0)
 log "tc shows: $shown"
 check "IPv6: tc shows the target" \
