@@ -72,17 +72,13 @@ cat >"$tmp/gen.c" <<'EOF'
 #include <linux/if_link.h>
 #include <linux/stripe.h>
 
-/* buf, h, put(), end(), put_u8/u32/str() */
+/* buf, h, begin_msg(), put(), end(), put_u8/u32/str() */
 #include "test_nlmsg.h"
 
 static void begin(int ifindex, const char *name)
 {
-	struct ifinfomsg *i;
+	struct ifinfomsg *i = begin_msg(RTM_NEWLINK, sizeof(*i));
 
-	memset(buf, 0, sizeof(buf));
-	h->nlmsg_type = RTM_NEWLINK;
-	h->nlmsg_len = NLMSG_LENGTH(sizeof(*i));
-	i = NLMSG_DATA(h);
 	i->ifi_family = AF_UNSPEC;
 	i->ifi_index = ifindex;
 	put_str(IFLA_IFNAME, name);

@@ -227,7 +227,7 @@ cat >"$tmp/gen.c" <<'EOF'
 #include <linux/rtnetlink.h>
 #include <linux/stripe.h>
 
-/* buf, h, put(), nest(), end(), put_u8/u32/str() */
+/* buf, h, begin_msg(), put(), nest(), end(), put_u8/u32/str() */
 #include "test_nlmsg.h"
 
 /* u64 counters come after a PAD so that they may be 4-byte aligned */
@@ -245,12 +245,8 @@ static void put_u64(int type, __u64 v)
 
 static void begin(__u32 handle)
 {
-	struct tcmsg *t;
+	struct tcmsg *t = begin_msg(RTM_NEWQDISC, sizeof(*t));
 
-	memset(buf, 0, sizeof(buf));
-	h->nlmsg_type = RTM_NEWQDISC;
-	h->nlmsg_len = NLMSG_LENGTH(sizeof(*t));
-	t = NLMSG_DATA(h);
 	t->tcm_family = AF_UNSPEC;
 	t->tcm_ifindex = 1;
 	t->tcm_handle = handle;
