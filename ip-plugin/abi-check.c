@@ -9,22 +9,13 @@
  * and the enum values are compared member by member.  A mismatch would
  * otherwise be a crash inside ip.
  */
-#include <stddef.h>
-
-#include "utils.h"
-#include "json_print.h"
-#include "libnetlink.h"
+/* iproute2's lib/ headers, iproute2_abi.h and the checks tc's are too */
+#include "../plugin-common/abi_check.h"
 #include "ip_common.h"
 
-#define STRIPE_ABI_CHECK
 #include "ip_abi.h"
 
-#define SAME_MEMBER(m)							\
-	_Static_assert(offsetof(struct link_util, m) ==			\
-		       offsetof(struct stripe_abi_link_util, m) &&	\
-		       sizeof(((struct link_util *)0)->m) ==		\
-		       sizeof(((struct stripe_abi_link_util *)0)->m),	\
-		       "link_util." #m " differs from ip's")
+#define SAME_MEMBER(m)	STRIPE_SAME_MEMBER(link_util, m, "ip")
 
 SAME_MEMBER(next);
 SAME_MEMBER(id);
@@ -35,16 +26,8 @@ SAME_MEMBER(print_xstats);
 SAME_MEMBER(print_help);
 SAME_MEMBER(parse_ifla_xstats);
 SAME_MEMBER(print_ifla_xstats);
-_Static_assert(sizeof(struct stripe_abi_link_util) >=
-	       sizeof(struct link_util), "link_util shorter than ip's");
-/* The spare room a newer ip may append into */
-_Static_assert(sizeof(struct stripe_abi_link_util) >=
-	       sizeof(struct link_util) + 8 * sizeof(void *),
-	       "link_util without its spare members");
+/* No shorter, with the spare room a newer ip may append into */
+STRIPE_SAME_SIZE(link_util, "ip");
 /* parse_opt appends to a struct iplink_req: maxlen must stay inside it */
 _Static_assert(STRIPE_IP_MAXLEN <= sizeof(struct iplink_req),
 	       "STRIPE_IP_MAXLEN past struct iplink_req");
-_Static_assert(COLOR_NONE == STRIPE_ABI_COLOR_NONE, "COLOR_NONE differs");
-_Static_assert(PRINT_FP == STRIPE_ABI_PRINT_FP &&
-	       PRINT_JSON == STRIPE_ABI_PRINT_JSON &&
-	       PRINT_ANY == STRIPE_ABI_PRINT_ANY, "enum output_type differs");

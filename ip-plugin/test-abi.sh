@@ -72,38 +72,13 @@ cat >"$tmp/gen.c" <<'EOF'
 #include <linux/if_link.h>
 #include <linux/stripe.h>
 
-static unsigned char buf[4096];
-static struct nlmsghdr *h = (struct nlmsghdr *)buf;
-
-static struct rtattr *put(int type, const void *data, int len)
-{
-	struct rtattr *a = (void *)(buf + NLMSG_ALIGN(h->nlmsg_len));
-
-	a->rta_type = type;
-	a->rta_len = RTA_LENGTH(len);
-	if (len)
-		memcpy(RTA_DATA(a), data, len);
-	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
-	return a;
-}
-
-static void end(struct rtattr *a)
-{
-	a->rta_len = buf + h->nlmsg_len - (unsigned char *)a;
-}
-
-static void put_u8(int type, __u8 v) { put(type, &v, 1); }
-static void put_u32(int type, __u32 v) { put(type, &v, 4); }
-static void put_str(int type, const char *s) { put(type, s, strlen(s) + 1); }
+/* buf, h, begin_msg(), put(), end(), put_u8/u32/str() */
+#include "test_nlmsg.h"
 
 static void begin(int ifindex, const char *name)
 {
-	struct ifinfomsg *i;
+	struct ifinfomsg *i = begin_msg(RTM_NEWLINK, sizeof(*i));
 
-	memset(buf, 0, sizeof(buf));
-	h->nlmsg_type = RTM_NEWLINK;
-	h->nlmsg_len = NLMSG_LENGTH(sizeof(*i));
-	i = NLMSG_DATA(h);
 	i->ifi_family = AF_UNSPEC;
 	i->ifi_index = ifindex;
 	put_str(IFLA_IFNAME, name);
@@ -137,7 +112,8 @@ int main(void)
 	return 0;
 }
 EOF
-if ! ${CC:-cc} -Wall -Werror -I../include/uapi -o "$tmp/gen" "$tmp/gen.c" ||
+if ! ${CC:-cc} -Wall -Werror -I../include/uapi -I../plugin-common \
+	-o "$tmp/gen" "$tmp/gen.c" ||
    ! "$tmp/gen" >"$tmp/dump"; then
 	echo "not ok - the RTM_NEWLINK generator does not build or run"
 	exit 1

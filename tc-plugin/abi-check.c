@@ -7,23 +7,14 @@
  * and the qdisc_util mirror and the enum values are compared member by
  * member. A mismatch would otherwise be a crash inside tc.
  */
-#include <stddef.h>
-
-#include "utils.h"
-#include "json_print.h"
-#include "libnetlink.h"
+/* iproute2's lib/ headers, iproute2_abi.h and the checks ip's are too */
+#include "../plugin-common/abi_check.h"
 #include "tc_util.h"
 
-#define STRIPE_ABI_CHECK
 #include "tc_abi.h"
 #include "../plugin-common/stripe_plugin.h"
 
-#define SAME_MEMBER(m)							\
-	_Static_assert(offsetof(struct qdisc_util, m) ==		\
-		       offsetof(struct stripe_abi_qdisc_util, m) &&	\
-		       sizeof(((struct qdisc_util *)0)->m) ==		\
-		       sizeof(((struct stripe_abi_qdisc_util *)0)->m),	\
-		       "qdisc_util." #m " differs from tc's")
+#define SAME_MEMBER(m)	STRIPE_SAME_MEMBER(qdisc_util, m, "tc")
 
 SAME_MEMBER(next);
 SAME_MEMBER(id);
@@ -33,15 +24,7 @@ SAME_MEMBER(print_xstats);
 SAME_MEMBER(parse_copt);
 SAME_MEMBER(print_copt);
 SAME_MEMBER(has_block);
-_Static_assert(sizeof(struct stripe_abi_qdisc_util) >=
-	       sizeof(struct qdisc_util), "qdisc_util shorter than tc's");
-/* The spare room a newer tc may append into */
-_Static_assert(sizeof(struct stripe_abi_qdisc_util) >=
-	       sizeof(struct qdisc_util) + 8 * sizeof(void *),
-	       "qdisc_util without its spare members");
-_Static_assert(COLOR_NONE == STRIPE_ABI_COLOR_NONE, "COLOR_NONE differs");
-_Static_assert(PRINT_FP == STRIPE_ABI_PRINT_FP &&
-	       PRINT_JSON == STRIPE_ABI_PRINT_JSON &&
-	       PRINT_ANY == STRIPE_ABI_PRINT_ANY, "enum output_type differs");
+/* No shorter, with the spare room a newer tc may append into */
+STRIPE_SAME_SIZE(qdisc_util, "tc");
 _Static_assert(SPRINT_BSIZE == TC_SPRINT_BSIZE &&
 	       SPRINT_BSIZE <= STRIPE_SPRINT_BSIZE, "SPRINT_BSIZE differs");

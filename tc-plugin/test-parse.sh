@@ -23,6 +23,7 @@ TC=${TC:-/sbin/tc}
 CC=${CC:-cc}
 plugin=$here/q_stripe.so
 uapi=$here/../include/uapi
+common=$here/../plugin-common	# test_nlmsg.h
 
 n=0
 failed=0
@@ -226,34 +227,8 @@ cat >"$tmp/gen.c" <<'EOF'
 #include <linux/rtnetlink.h>
 #include <linux/stripe.h>
 
-static unsigned char buf[8192];
-static struct nlmsghdr *h = (struct nlmsghdr *)buf;
-
-static struct rtattr *put(int type, const void *data, int len)
-{
-	struct rtattr *a = (void *)(buf + NLMSG_ALIGN(h->nlmsg_len));
-
-	a->rta_type = type;
-	a->rta_len = RTA_LENGTH(len);
-	if (len)
-		memcpy(RTA_DATA(a), data, len);
-	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(a->rta_len);
-	return a;
-}
-
-static struct rtattr *nest(int type)
-{
-	return put(type | NLA_F_NESTED, NULL, 0);
-}
-
-static void end(struct rtattr *a)
-{
-	a->rta_len = buf + h->nlmsg_len - (unsigned char *)a;
-}
-
-static void put_u8(int type, __u8 v) { put(type, &v, 1); }
-static void put_u32(int type, __u32 v) { put(type, &v, 4); }
-static void put_str(int type, const char *s) { put(type, s, strlen(s) + 1); }
+/* buf, h, begin_msg(), put(), nest(), end(), put_u8/u32/str() */
+#include "test_nlmsg.h"
 
 /* u64 counters come after a PAD so that they may be 4-byte aligned */
 static void put_u64_pad(int pad, int type, __u64 v)
@@ -270,12 +245,8 @@ static void put_u64(int type, __u64 v)
 
 static void begin(__u32 handle)
 {
-	struct tcmsg *t;
+	struct tcmsg *t = begin_msg(RTM_NEWQDISC, sizeof(*t));
 
-	memset(buf, 0, sizeof(buf));
-	h->nlmsg_type = RTM_NEWQDISC;
-	h->nlmsg_len = NLMSG_LENGTH(sizeof(*t));
-	t = NLMSG_DATA(h);
 	t->tcm_family = AF_UNSPEC;
 	t->tcm_ifindex = 1;
 	t->tcm_handle = handle;
@@ -533,7 +504,7 @@ EOF
 
 "$CC" -Wall -Werror -O2 -fPIC -shared -I"$uapi" -o "$tmp/shim.so" \
 	"$tmp/shim.c" -ldl || bail "cannot build the sendmsg shim"
-"$CC" -Wall -Werror -O2 -I"$uapi" -o "$tmp/gen" "$tmp/gen.c" ||
+"$CC" -Wall -Werror -O2 -I"$uapi" -I"$common" -o "$tmp/gen" "$tmp/gen.c" ||
 	bail "cannot build the dump generator"
 
 # --- 1. ABI: the plugin must resolve against this tc --------------------

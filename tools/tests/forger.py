@@ -155,29 +155,46 @@ def greet(port, cookie, sid):
     return s
 
 
-def refused(sock):
-    """Did the server close this data connection (after 'busy')?"""
-    sock.settimeout(3)
+def closed_by_server(sock, timeout):
+    """Has the server closed this connection within timeout seconds?
+
+    Timeout 0 asks without waiting (the socket is non-blocking then);
+    3 gives the server time to refuse a data connection (after 'busy').
+    """
+    sock.settimeout(timeout)
     try:
         while sock.recv(4096):
             pass
         return True
     except (ConnectionResetError, BrokenPipeError):
         return True
-    except OSError:
+    except OSError:         # timed out, or (timeout 0) BlockingIOError
         return False
 
 
-def attack_bidir(port, streams):
+def tcp_test(port, streams, duration, bidir=False):
+    """States a TCP test on a new control connection.
+
+    Returns the test's cookie, the control connection, its read buffer
+    and the server's answer (verb, keys).
+    """
     cookie = os.urandom(16)
     ctrl = socket.create_connection(("127.0.0.1", port), timeout=5)
     buf = [b""]
-    ctrl.sendall(msg("PARAMS", [
-        ("version", 2), ("protocol", "tcp"), ("mptcp", 0),
-        ("reverse", 0), ("bidir", 1), ("streams", streams),
-        ("duration", "1.0"), ("interval", "0"), ("length", 65536),
-        ("rate", 0), ("udp_port", 0), ("cookie", cookie.hex())]))
+    params = [("version", 2), ("protocol", "tcp"), ("mptcp", 0),
+              ("reverse", 0)]
+    if bidir:
+        params.append(("bidir", 1))
+    params += [("streams", streams), ("duration", duration),
+               ("interval", "0"), ("length", 65536), ("rate", 0),
+               ("udp_port", 0), ("cookie", cookie.hex())]
+    ctrl.sendall(msg("PARAMS", params))
     verb, kv = read_msg(ctrl, buf, time.time() + 5)
+    return cookie, ctrl, buf, verb, kv
+
+
+def attack_bidir(port, streams):
+    cookie, ctrl, buf, verb, kv = tcp_test(port, streams, "1.0", bidir=True)
     if verb != "ACCEPT" or kv.get("bidir") != "1":
         return {"error": "no --bidir ACCEPT: %s %s" % (verb, kv)}
     bad = [greet(port, cookie, 2 * streams),      # one past the last id
@@ -191,7 +208,7 @@ def attack_bidir(port, streams):
     out = {"start": verb}
     bad.append(greet(port, cookie, streams))      # a reverse id taken
     out["bad"] = len(bad)
-    out["refused"] = sum(refused(b) for b in bad)
+    out["refused"] = sum(closed_by_server(b, 3) for b in bad)
     # garbage on ours; theirs reset after a little
     for s in good[:streams]:
         s.sendall(os.urandom(1 << 16))
@@ -227,29 +244,8 @@ def attack_bidir(port, streams):
 SLOTS = 128             # the server's data connections during setup
 
 
-def closed_by_server(sock):
-    """Has the server closed this connection (without waiting)?"""
-    sock.setblocking(False)
-    try:
-        while sock.recv(4096):
-            pass
-        return True
-    except (ConnectionResetError, BrokenPipeError):
-        return True
-    except BlockingIOError:
-        return False
-
-
 def attack_idle_data(port, wait):
-    cookie = os.urandom(16)
-    ctrl = socket.create_connection(("127.0.0.1", port), timeout=5)
-    buf = [b""]
-    ctrl.sendall(msg("PARAMS", [
-        ("version", 2), ("protocol", "tcp"), ("mptcp", 0),
-        ("reverse", 0), ("streams", 2), ("duration", "0.2"),
-        ("interval", "0"), ("length", 65536), ("rate", 0),
-        ("udp_port", 0), ("cookie", cookie.hex())]))
-    verb, kv = read_msg(ctrl, buf, time.time() + 5)
+    cookie, ctrl, buf, verb, kv = tcp_test(port, 2, "0.2")
     if verb != "ACCEPT":
         return {"error": "no ACCEPT: %s %s" % (verb, kv)}
     idle = []
@@ -262,9 +258,9 @@ def attack_idle_data(port, wait):
     out = {"idle": len(idle)}
     good = [greet(port, cookie, 0)]
     time.sleep(0.2)
-    out["closed_for_room"] = sum(closed_by_server(s) for s in idle)
+    out["closed_for_room"] = sum(closed_by_server(s, 0) for s in idle)
     time.sleep(wait)
-    out["closed_after_wait"] = sum(closed_by_server(s) for s in idle)
+    out["closed_after_wait"] = sum(closed_by_server(s, 0) for s in idle)
     good.append(greet(port, cookie, 1))
     try:
         verb, kv = read_msg(ctrl, buf, time.time() + 5)
