@@ -19,9 +19,6 @@
  */
 #define STRIPE_LINK_HANDLE	TC_H_MAKE(0x80000000U, 0)
 
-/* The master a qdisc made with no options joins (qdisc.c), RTNL */
-struct stripe_master *stripe_enslaving;
-
 /* Make @new (NULL: none, so the default comes back) the root qdisc of
  * @dev, on every transmit queue, as tc's graft does.
  */
@@ -52,6 +49,7 @@ int stripe_add_slave(struct net_device *mdev, struct net_device *dev,
 		     struct netlink_ext_ack *extack)
 {
 	struct Qdisc *sch;
+	int err;
 
 	ASSERT_RTNL();
 	if (stripe_link_of(dev)) {
@@ -62,12 +60,15 @@ int stripe_add_slave(struct net_device *mdev, struct net_device *dev,
 		NL_SET_ERR_MSG_MOD(extack, "a stripe master cannot be a link of a master");
 		return -EINVAL;
 	}
-	stripe_enslaving = netdev_priv(mdev);
 	sch = qdisc_create_dflt(netdev_get_tx_queue(dev, 0), &stripe_qdisc_ops,
 				TC_H_ROOT, extack);
-	stripe_enslaving = NULL;
 	if (!sch)
-		return -EINVAL;	/* extack says why */
+		return -ENOMEM;	/* it joins nothing yet: only memory fails */
+	err = stripe_qdisc_join(sch, netdev_priv(mdev), extack);
+	if (err) {
+		qdisc_put(sch);
+		return err;
+	}
 	sch->handle = STRIPE_LINK_HANDLE;
 	stripe_graft_root(dev, sch);
 	stripe_link_of(dev)->enslaved = true;

@@ -234,32 +234,23 @@ static void stripe_link_free_rcu(struct rcu_head *head)
 	kfree(link);
 }
 
-static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
-			    struct netlink_ext_ack *extack)
+/* Make @sch the qdisc of a new link of @m, with the weight and limit
+ * given (NULL: the defaults).  Errors say why in @extack.
+ */
+static int stripe_link_attach(struct Qdisc *sch, struct stripe_master *m,
+			      const struct nlattr *weight,
+			      const struct nlattr *limit,
+			      struct netlink_ext_ack *extack)
 {
 	struct stripe_sched *q = qdisc_priv(sch);
 	struct net_device *dev = qdisc_dev(sch);
-	struct stripe_master *m;
 	struct stripe_link *link;
 	int err;
 
-	/* "ip link set DEV master M" makes this qdisc with M in
-	 * stripe_enslaving (enslave.c) and no options.
-	 */
-	if (!tb[TCA_STRIPE_MASTER] && !stripe_enslaving) {
-		NL_SET_ERR_MSG_MOD(extack, "missing \"master NAME\", the master to join");
-		return -EINVAL;
-	}
 	if (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN) {
 		NL_SET_ERR_MSG_MOD(extack, "a link must be an Ethernet-like device");
 		return -EINVAL;
 	}
-	m = stripe_enslaving;
-	if (tb[TCA_STRIPE_MASTER])
-		m = stripe_find_master(dev, tb[TCA_STRIPE_MASTER], extack);
-	if (!m)
-		return -ENODEV;
-
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)
 		return -ENOMEM;
@@ -276,10 +267,10 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 	netdev_hold(dev, &link->dev_tracker, GFP_KERNEL);
 	link->sch = sch;
 	link->limit = dev->tx_queue_len ?: STRIPE_LIMIT_DEFAULT;
-	if (tb[TCA_STRIPE_LIMIT])
-		link->limit = nla_get_u32(tb[TCA_STRIPE_LIMIT]);
-	if (tb[TCA_STRIPE_WEIGHT])
-		link->weight = nla_get_u32(tb[TCA_STRIPE_WEIGHT]);
+	if (limit)
+		link->limit = nla_get_u32(limit);
+	if (weight)
+		link->weight = nla_get_u32(weight);
 
 	err = stripe_link_join(link, m, extack);
 	if (err) {
@@ -289,6 +280,31 @@ static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
 	/* No TCQ_F_CAN_BYPASS: every frame passes stripe_dequeue(). */
 	q->link = link;
 	return 0;
+}
+
+/* "ip link set DEV master M": @sch, made by qdisc_create_dflt() and not
+ * grafted yet, becomes DEV's link of @m (enslave.c).
+ */
+int stripe_qdisc_join(struct Qdisc *sch, struct stripe_master *m,
+		      struct netlink_ext_ack *extack)
+{
+	return stripe_link_attach(sch, m, NULL, NULL, extack);
+}
+
+static int stripe_init_link(struct Qdisc *sch, struct nlattr **tb,
+			    struct netlink_ext_ack *extack)
+{
+	struct stripe_master *m;
+
+	if (!tb[TCA_STRIPE_MASTER]) {
+		NL_SET_ERR_MSG_MOD(extack, "missing \"master NAME\", the master to join");
+		return -EINVAL;
+	}
+	m = stripe_find_master(qdisc_dev(sch), tb[TCA_STRIPE_MASTER], extack);
+	if (!m)
+		return -ENODEV;
+	return stripe_link_attach(sch, m, tb[TCA_STRIPE_WEIGHT],
+				  tb[TCA_STRIPE_LIMIT], extack);
 }
 
 static int stripe_init(struct Qdisc *sch, struct nlattr *opt,
@@ -306,6 +322,14 @@ static int stripe_init(struct Qdisc *sch, struct nlattr *opt,
 	if (sch->parent != TC_H_ROOT) {
 		NL_SET_ERR_MSG_MOD(extack, "stripe can only be the root qdisc of a device");
 		return -EOPNOTSUPP;
+	}
+	/* qdisc_create_dflt() gives no handle and no options: "ip link set
+	 * DEV master M" (stripe_qdisc_join() follows), or a default_qdisc
+	 * sysctl naming stripe (a plain FIFO then, joined to nothing).
+	 */
+	if (!on_master && !opt && !sch->handle) {
+		sch->limit = dev->tx_queue_len ?: STRIPE_LIMIT_DEFAULT;
+		return 0;
 	}
 	err = stripe_parse(opt, tb, on_master, extack);
 	if (err)
@@ -336,6 +360,11 @@ static int stripe_change(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 	if (q->master)
 		return stripe_master_apply(q->master, tb, extack);
+	if (!link) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "this qdisc joins no master: replace it with \"stripe master NAME\"");
+		return -EINVAL;
+	}
 
 	m = rtnl_dereference(link->master);
 	if (tb[TCA_STRIPE_MASTER] &&
@@ -365,8 +394,9 @@ static int stripe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			  struct sk_buff **to_free)
 {
 	struct stripe_sched *q = qdisc_priv(sch);
+	u32 limit = q->link ? READ_ONCE(q->link->limit) : sch->limit;
 
-	if (likely(sch->q.qlen < READ_ONCE(q->link->limit)))
+	if (likely(sch->q.qlen < limit))
 		return qdisc_enqueue_tail(skb, sch);
 	return qdisc_drop(skb, sch, to_free);
 }
@@ -460,8 +490,10 @@ static int stripe_dump(struct Qdisc *sch, struct sk_buff *skb)
 		return -EMSGSIZE;
 	if (q->master)
 		err = stripe_dump_master(q->master, sch, skb);
-	else
+	else if (q->link)
 		err = stripe_dump_link(q->link, skb);
+	else
+		err = nla_put_u32(skb, TCA_STRIPE_LIMIT, sch->limit);
 	if (err) {
 		nla_nest_cancel(skb, opts);
 		return err;
@@ -480,8 +512,10 @@ static int stripe_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		return -EMSGSIZE;
 	if (q->master)
 		err = stripe_dump_master_xstats(q->master, d->skb, true);
-	else
+	else if (q->link)
 		err = stripe_dump_link_xstats(q->link, d->skb);
+	else
+		err = 0;
 	if (err) {
 		nla_nest_cancel(d->skb, app);
 		return err;

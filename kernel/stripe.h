@@ -381,7 +381,6 @@ void stripe_notifier_unregister(void);
 extern const struct ethtool_ops stripe_ethtool_ops;
 
 /* enslave.c */
-extern struct stripe_master *stripe_enslaving;
 int stripe_add_slave(struct net_device *mdev, struct net_device *dev,
 		     struct netlink_ext_ack *extack);
 int stripe_del_slave(struct net_device *mdev, struct net_device *dev);
@@ -516,6 +515,8 @@ static inline void stripe_link_note_peer(struct stripe_link *link,
 
 /* qdisc.c */
 extern struct Qdisc_ops stripe_qdisc_ops;
+int stripe_qdisc_join(struct Qdisc *sch, struct stripe_master *m,
+		      struct netlink_ext_ack *extack);
 
 /* stats.c */
 void stripe_stats_sum(const void __percpu *stats, unsigned int n, u64 *sum);

@@ -93,6 +93,32 @@ check_fails "bytes that are no attribute are refused" "" \
 check "... and none of them made a master" \
 	bash -c "! ip -n $GW link show stripe9 2>/dev/null"
 
+# setmaster_raw NS DEV MASTER -- "ip link set DEV master MASTER" in raw
+# rtnetlink: prints the errno (negative) and the extack message
+setmaster_raw() {
+	ip netns exec "$1" python3 - "$2" "$3" <<'PY'
+import socket, struct, sys
+def attr(t, p):
+    return struct.pack("=HH", 4 + len(p), t) + p + bytes(-len(p) % 4)
+dev, master = (socket.if_nametoindex(n) for n in sys.argv[1:3])
+body = struct.pack("=BBHiII", 0, 0, 0, dev, 0, 0) + attr(10, struct.pack("=I", master))
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+s.setsockopt(270, 11, 1)	# NETLINK_EXT_ACK
+s.setsockopt(270, 10, 1)	# NETLINK_CAP_ACK
+s.send(struct.pack("=IHHII", 16 + len(body), 19, 0x5, 1, 0) + body)	# SETLINK, REQUEST|ACK
+r = s.recv(65536)
+err = struct.unpack_from("=i", r, 16)[0]
+off, msg = 16 + 4 + 16, ""
+while off + 4 <= len(r):
+    l, t = struct.unpack_from("=HH", r, off)
+    if l < 4: break
+    if t == 1: msg = r[off + 4:off + l].split(b"\0")[0].decode()
+    off += (l + 3) & ~3
+print(err, msg)
+sys.exit(0 if err == 0 else 1)
+PY
+}
+
 # --- links with ip link only ---
 check "ip link set g1 master stripe0" gw link set g1 master stripe0
 check "... puts stripe's FIFO on the link, as tc would" \
@@ -110,6 +136,32 @@ gw link add stripe1 type stripe
 check_fails "a master cannot be a link" "cannot be a link" \
 	gw link set stripe1 master stripe0
 gw link del stripe1
+# The kernel's reason reaches the caller: EBUSY for a device that has a
+# receive handler already (the lower device of a macvlan), not EINVAL
+gw link add g9 type dummy
+gw link add mv9 link g9 type macvlan
+check_fails "a device with a receive handler is refused with EBUSY" \
+	"-16 stripe: the link has a receive handler" setmaster_raw $GW g9 stripe0
+check "... and has its own qdisc back" \
+	bash -c "! tc -n $GW qdisc show dev g9 | grep -q stripe"
+gw link del mv9
+gw link del g9
+# A default_qdisc sysctl naming stripe: a device that queues gets a plain
+# FIFO joined to no master (not noop, which drops all), shown and refused
+# options; "ip link set DEV master" then joins it as always
+ip netns exec $GW bash -c 'dflt=$(sysctl -n net.core.default_qdisc)
+	sysctl -qw net.core.default_qdisc=stripe &&
+	ip tuntap add mode tap name tap9 && ip link set tap9 up
+	sysctl -qw net.core.default_qdisc="$dflt"'
+check "default_qdisc stripe: a FIFO joined to no master" \
+	bash -c "tc -n $GW qdisc show dev tap9 | grep -Eq 'qdisc stripe 0: root .*limit [0-9]+'"
+check_fails "... that options cannot change" "joins no master" \
+	tc -n $GW qdisc change dev tap9 root stripe weight 3
+check "... and that ip link set master replaces" \
+	bash -c "ip -n $GW link set tap9 master stripe0 &&
+		 tc -n $GW qdisc show dev tap9 | grep -q 'master stripe0' &&
+		 ip -n $GW link set tap9 nomaster"
+gw link del tap9
 check "the far side, with ip link only" \
 	bash -c "ip -n $BL link add stripe0 type stripe reorder on &&
 		 ip -n $BL link set b1 master stripe0 &&
