@@ -736,9 +736,8 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		if (wi->flags & STRIPE_WIRE_F_MARKER)
 			s->fb_period_marked = true;
 		s->last_seen = now->ns;
-	}
-	if (!(wi->flags & STRIPE_WIRE_F_PROBE))
 		stripe_reseq_note_gap(s, link, now->ns);
+	}
 	/* Reports are for a sender that sends to us.  Every host on the
 	 * segment hears a multicast frame (neighbour discovery): were each
 	 * to report to its sender for a second, that host would get a
@@ -763,7 +762,7 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		stripe_reseq_note_lseq(s, link, wi->lseq,
 				       gseq == s->newest[link]);
 		s->newest[link] = gseq;
-	} else if (seq_before(gseq, s->newest[link])) {
+	} else {
 		/* Each link carries gseq in rising order (xmit.c): a link
 		 * that does not is not FIFO, and the link rule misjudges it.
 		 * Its lseq was skipped when a later frame came first: it is
