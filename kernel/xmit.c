@@ -346,6 +346,7 @@ static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 {
+	enum skb_drop_reason reason = SKB_DROP_REASON_DEV_READY;
 	struct stripe_master *m = netdev_priv(dev);
 	struct stripe_link *link, *wait_link = NULL;
 	struct neighbour *n, *wait_neigh = NULL;
@@ -370,8 +371,10 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 		if (!link)
 			break;
 		n = stripe_neigh(link->dev, skb, &v6gw);
-		if (IS_ERR_OR_NULL(n))
+		if (IS_ERR_OR_NULL(n)) {
+			reason = SKB_DROP_REASON_NEIGH_CREATEFAIL;
 			goto drop;
+		}
 		if (READ_ONCE(n->nud_state) & NUD_VALID)
 			goto send;
 		/* Start resolving here, send on a link that already knows. */
@@ -413,11 +416,15 @@ send:
 	return NETDEV_TX_OK;
 
 drop_busy:
+	/* Every link's queue is full.  No back-pressure: the master has no
+	 * queue to stop (bonding and team neither); the sender's own limits
+	 * (TCP small queues) see the drop.
+	 */
 	stripe_count_master_drop(m, true);
-	kfree_skb(skb);
+	kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
 	return NETDEV_TX_OK;
 drop:
 	stripe_count_master_drop(m, false);
-	kfree_skb(skb);
+	kfree_skb_reason(skb, reason);
 	return NETDEV_TX_OK;
 }
