@@ -20,6 +20,7 @@
 #     reorder off's; the sender keeps every link at half its share or
 #     more, and the links' queues overflow no more than with reorder off.
 #  2. reorder on, a flow each way.
+#  3. teql on the same links, for the record (it keeps no order: no check).
 # (Datagrams sized for the links, -l 8972, are two IP fragments each
 # through a master with reorder on, whose MTU is 24 bytes less: a few
 # hundred lost frames then fill IP reassembly with halves, and every
@@ -48,6 +49,27 @@ bundle() {
 	tc -n $GW qdisc change dev stripe0 root stripe reorder "$1" &&
 	tc -n $BL qdisc change dev stripe0 root stripe reorder "$1" &&
 	wait_for ip netns exec $GW ping -c 1 -W 1 10.9.0.2
+}
+
+# teql_bundle -- the same six links under teql0 at gw, teql1 at bl
+teql_bundle() {
+	local i
+	tb_cleanup
+	tb_setup 6 9000
+	for i in 1 2 3 4 5 6; do
+		tb_shape "$i" ${LINK}mbit "$(( (i - 1) * 100 ))us"
+	done
+	modprobe sch_teql max_equalizers=2 &&
+	ip link set teql0 netns $GW && ip link set teql1 netns $BL || return 1
+	for i in 1 2 3 4 5 6; do
+		tc -n $GW qdisc add dev "g$i" root teql0 &&
+		tc -n $BL qdisc add dev "b$i" root teql1 || return 1
+	done
+	ip -n $GW addr add 10.11.0.1/24 dev teql0 &&
+	ip -n $BL addr add 10.11.0.2/24 dev teql1 &&
+	ip -n $GW link set teql0 mtu 9000 up &&
+	ip -n $BL link set teql1 mtu 9000 up &&
+	wait_for ip netns exec $GW ping -c 1 -W 1 10.11.0.2
 }
 
 # flow NAME FROM TO ADDR PORT -- iperf3 -u for 10 s in the background,
@@ -146,4 +168,13 @@ check_timing "udp-rate: ... the slowest seconds >= 3/4 of reorder off's median o
 # here on the debug kernel -- 20 % one way, with 1.9 % the other)
 check_timing "udp-rate: ... loss $(loss "$fwd"), $(loss "$rev") % <= reorder off's one way + 1" \
 	python3 -c "import sys; sys.exit(not max($(loss "$fwd"), $(loss "$rev")) <= $(loss "$off") + 1)"
+
+# --- 3. teql, the same flow on the same links ---
+if teql_bundle; then
+	flow teql $GW $BL 10.11.0.2 5201
+	wait
+	log "teql, one flow at $OFFER Mbit/s: $(seconds teql); netem dropped $(overflows)"
+else
+	log "teql: not measured (its bundle did not come up)"
+fi
 tap_done
