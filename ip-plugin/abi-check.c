@@ -18,6 +18,7 @@
 
 #define STRIPE_ABI_CHECK
 #include "ip_abi.h"
+#include "../plugin-common/stripe_plugin.h"
 
 #define SAME_MEMBER(m)							\
 	_Static_assert(offsetof(struct link_util, m) ==			\
@@ -48,3 +49,5 @@ _Static_assert(COLOR_NONE == STRIPE_ABI_COLOR_NONE, "COLOR_NONE differs");
 _Static_assert(PRINT_FP == STRIPE_ABI_PRINT_FP &&
 	       PRINT_JSON == STRIPE_ABI_PRINT_JSON &&
 	       PRINT_ANY == STRIPE_ABI_PRINT_ANY, "enum output_type differs");
+/* sprint_time() writes into the plugin's buffers (stripe_opts_print.c) */
+_Static_assert(SPRINT_BSIZE <= STRIPE_SPRINT_BSIZE, "SPRINT_BSIZE differs");
