@@ -833,7 +833,7 @@ expect_line()
 }
 
 expect_line "master options" \
-	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100p buffer-limit 1000p memory-limit 1048576 stripe-min 0 hold-auto on *$'
+	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100 buffer-limit 1000 memory-limit 1048576 stripe-min 0 hold-auto on *$'
 expect_line "master totals, sender id, markers" \
 	'^  master stripe0 links 2 active 1 sender 0x0a0b0c0d tx 1000 pkts 5000000000 bytes busy 3 drops 4 rx 900 pkts 60000 bytes markers tx 11 rx 12$'
 expect_line "resequencer, with the senders" \
@@ -847,7 +847,7 @@ expect_line "second link, skew not measured yet" \
 expect_line "a peer the receiver hears" \
 	'^  peer 0x01020304 heard 3ms ago links 2 silent 1 skew 250us frames 500 held 2 lost_link 1 lost_timeout 2 late 4$'
 expect_line "link options" \
-	'qdisc stripe 8002: .*master stripe0 weight 5 limit 1000p *$'
+	'qdisc stripe 8002: .*master stripe0 weight 5 limit 1000 *$'
 expect_line "link role names its master" '^  member of stripe0$'
 expect_line "link without flags" \
 	'^  link eth2 weight 5 flags none tx 301 pkts 302 bytes busy 303'
