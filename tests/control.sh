@@ -27,12 +27,12 @@ has() {	# has NS DEV TEXT -- the details of DEV contain TEXT
 # --- master options ---
 check "ip link add with options" \
 	gw link add stripe0 type stripe reorder on hold-max 10ms quantum 3000
-check "ip -d link shows them" \
-	has $GW stripe0 "reorder on hold-max 10000us hold-auto on quantum 3000 flow-limit 1024 buffer-limit 8192 memory-limit 67108864 stripe-min 0"
+check "ip -d link shows them (as tc shows options)" \
+	has $GW stripe0 "reorder on quantum 3000 hold-max 10ms flow-limit 1024 buffer-limit 8192 memory-limit 67108864 stripe-min 0 hold-auto on"
 check "ip link set ... type stripe changes some, keeps the others" \
 	gw link set stripe0 type stripe hold-max 20ms flow-limit 64 reorder off
 check "... as ip -d link shows" \
-	has $GW stripe0 "reorder off hold-max 20000us hold-auto on quantum 3000 flow-limit 64"
+	has $GW stripe0 "reorder off quantum 3000 hold-max 20ms flow-limit 64"
 check "ip link sets memory-limit, and tc shows it" \
 	bash -c "ip -n $GW link set stripe0 type stripe memory-limit 1048576 &&
 		 ip -n $GW -d link show stripe0 | grep -q 'memory-limit 1048576 ' &&
@@ -156,9 +156,9 @@ b2=$(( $(link_stat $GW g2 tx_bytes) - b2 ))
 log "one stream over 2 x 50 Mbit/s: $((rate / 1000000)) Mbit/s; g1 $b1 B, g2 $b2 B"
 check "the stream went over both links, evenly (each 40..60 %)" \
 	python3 -c "import sys; a, b = $b1, $b2; f = a / (a + b); sys.exit(not (a + b > 1e6 and 0.4 < f < 0.6))"
-check "ip -s -d link shows the master's and each link's counters" \
-	bash -c "ip -n $GW -s -d link show stripe0 | grep -q 'stripe: links 2 active 2 tx [1-9][0-9]* pkt' &&
-		 ip -n $GW -s -d link show stripe0 | grep -q 'link g2 weight 100 state up,carrier,active tx [1-9]'"
+check "ip -s -d link shows the master's and each link's counters, as tc -s" \
+	bash -c "ip -n $GW -s -d link show stripe0 | grep -q '^    master stripe0 links 2 active 2 sender 0x[0-9a-f]\\{8\\} tx [1-9][0-9]* pkts' &&
+		 ip -n $GW -s -d link show stripe0 | grep -q '^    link g2 weight 100 flags up,carrier,active tx [1-9]'"
 check "ethtool -S counts it" \
 	bash -c "ip netns exec $GW ethtool -S stripe0 | awk '/tx_packets:/ {exit !(\$2 > 1000)}'"
 
