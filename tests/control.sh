@@ -159,6 +159,60 @@ check "the stream went over both links, evenly (each 40..60 %)" \
 check "ip -s -d link shows the master's and each link's counters, as tc -s" \
 	bash -c "ip -n $GW -s -d link show stripe0 | grep -q '^    master stripe0 links 2 active 2 sender 0x[0-9a-f]\\{8\\} tx [1-9][0-9]* pkts' &&
 		 ip -n $GW -s -d link show stripe0 | grep -q '^    link g2 weight 100 flags up,carrier,active tx [1-9]'"
+
+# tc -s -j and ip -s -d -j print one master alike (review U3): ip's
+# info_xstats is tc's role, master and links (peers are tc's alone), keys,
+# types and values, and each option tc prints ip prints the same.  Dumped
+# tc, ip, tc: a counter that moved between the tc dumps means try again.
+same_json() {	# same_json NS -- exit 0 alike, 1 not, 2 counters moved
+	local tc1 ip1 tc2
+	tc1=$(tc -n "$1" -s -j qdisc show dev stripe0) &&
+		ip1=$(ip -n "$1" -s -d -j link show stripe0) &&
+		tc2=$(tc -n "$1" -s -j qdisc show dev stripe0) || return 1
+	python3 - "$tc1" "$ip1" "$tc2" <<'PY'
+import json, sys
+
+def stripe(out):
+    return [q for q in json.loads(out) if q.get("kind") == "stripe"][0]
+
+def same(a, b):	# types too: 1 is not "1", true is not 1
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+tc1, tc2 = stripe(sys.argv[1]), stripe(sys.argv[3])
+info = json.loads(sys.argv[2])[0]["linkinfo"]
+want = {k: tc1.get(k) for k in ("role", "master", "links")}
+if not same(want, {k: tc2.get(k) for k in want}):
+    print("the counters moved between the two tc dumps")
+    sys.exit(2)
+got = info.get("info_xstats", {})
+bad = ["%s: tc %s, ip %s" % (k, json.dumps(want.get(k)), json.dumps(got.get(k)))
+       for k in sorted(set(want) | set(got))
+       if not same(want.get(k), got.get(k))]
+data = info.get("info_data", {})
+bad += ["option %s: tc %s, ip %s" % (k, json.dumps(v), json.dumps(data.get(k)))
+        for k, v in sorted(tc1.get("options", {}).items())
+        if not same(v, data.get(k))]
+if bad:
+    print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
+same_json_settled() {	# same_json_settled NS -- same_json once counters stand
+	local i out rc
+	for i in $(seq 1 20); do
+		out=$(same_json "$1")
+		rc=$?
+		[ $rc = 2 ] || break
+		sleep 0.5
+	done
+	echo "$out"
+	return $rc
+}
+tc -n $GW qdisc add dev stripe0 root stripe
+check "tc -s -j and ip -s -d -j print stripe0's statistics and options alike" \
+	same_json_settled $GW
+tc -n $GW qdisc del dev stripe0 root
+
 check "ethtool -S counts it" \
 	bash -c "ip netns exec $GW ethtool -S stripe0 | awk '/tx_packets:/ {exit !(\$2 > 1000)}'"
 
