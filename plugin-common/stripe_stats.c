@@ -60,19 +60,19 @@ static const struct {
 };
 
 /* @fn on each attribute of the @len bytes at @data: -1 if one runs past
- * them or @fn failed on one, after the rest were walked
+ * them, or at the first that @fn fails on (what follows a nest cut short
+ * is no attribute)
  */
 static int stripe_walk(const void *data, int len,
 		       int (*fn)(const struct rtattr *a, void *arg), void *arg)
 {
 	const struct rtattr *a = data;
-	int err = 0;
 
 	for (; RTA_OK(a, len); a = RTA_NEXT(a, len))
 		if (fn(a, arg))
-			err = -1;
+			return -1;
 	/* less than a header left is the padding of the last one */
-	return len >= (int)sizeof(*a) ? -1 : err;
+	return len >= (int)sizeof(*a) ? -1 : 0;
 }
 
 static int stripe_type(const struct rtattr *a)
@@ -203,7 +203,7 @@ int stripe_xstats_decode(const void *data, int len, struct stripe_xstats *x)
 
 struct stripe_each {
 	int type;
-	void (*fn)(const struct rtattr *nest, void *arg);
+	int (*fn)(const struct rtattr *nest, void *arg);
 	void *arg;
 };
 
@@ -211,13 +211,11 @@ static int stripe_each_cb(const struct rtattr *a, void *arg)
 {
 	struct stripe_each *e = arg;
 
-	if (stripe_type(a) == e->type)
-		e->fn(a, e->arg);
-	return 0;
+	return stripe_type(a) == e->type ? e->fn(a, e->arg) : 0;
 }
 
 int stripe_stats_each(const struct rtattr *list, int type,
-		      void (*fn)(const struct rtattr *nest, void *arg),
+		      int (*fn)(const struct rtattr *nest, void *arg),
 		      void *arg)
 {
 	struct stripe_each e = { .type = type, .fn = fn, .arg = arg };

@@ -68,7 +68,7 @@ static inline bool stripe_stat_has(const struct stripe_stat_set *s, int attr)
 
 /*
  * Each returns 0, or -1 when an attribute runs past its nest (a message
- * cut short); what was read before it is kept.
+ * cut short): what was read before it is kept, what follows is not read.
  */
 
 /* The payload of TCA_STATS_APP or IFLA_INFO_XSTATS (@len bytes at @data) */
@@ -78,9 +78,11 @@ int stripe_xstats_decode(const void *data, int len, struct stripe_xstats *x);
 int stripe_stats_decode(enum stripe_stat_kind kind, const struct rtattr *nest,
 			struct stripe_stat_set *s);
 
-/* @fn on every nest of @type (TCA_STRIPE_XSTATS_LINK or _PEER) in @list */
+/* @fn on every nest of @type (TCA_STRIPE_XSTATS_LINK or _PEER) in @list,
+ * up to the first it fails on (-1 then)
+ */
 int stripe_stats_each(const struct rtattr *list, int type,
-		      void (*fn)(const struct rtattr *nest, void *arg),
+		      int (*fn)(const struct rtattr *nest, void *arg),
 		      void *arg);
 
 #endif /* _STRIPE_STATS_H */

@@ -265,7 +265,7 @@ struct stripe_list {
 	const char *indent;
 };
 
-static void stripe_print_entry(const struct rtattr *nest, void *arg)
+static int stripe_print_entry(const struct rtattr *nest, void *arg)
 {
 	const struct stripe_list *l = arg;
 	struct stripe_stat_set s;
@@ -282,6 +282,7 @@ static void stripe_print_entry(const struct rtattr *nest, void *arg)
 	}
 	stripe_print_items(&s, l->items, l->nitems);
 	close_json_object();
+	return 0;	/* the next, even after a link cut short */
 }
 
 /* The entries of @l in @list, as the JSON array @key */
