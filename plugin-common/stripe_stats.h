@@ -4,7 +4,8 @@
  * IFLA_INFO_XSTATS to ip: the same attributes, include/uapi/linux/stripe.h)
  * decoded, one master's, link's or peer's nest at a time.  Nothing here
  * prints or calls into tc or ip: the plugins print from it
- * (stripe_stats_print.h) and the host tests build it as it is.
+ * (stripe_stats_print.h), stripe-perf reads it (tools/xstats.c) and the
+ * host tests build it as it is.
  *
  * The kernel may be newer or older than this code: unknown attributes are
  * skipped, a counter may be 32 or 64 bit, a name need not be terminated,
