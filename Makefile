@@ -57,7 +57,7 @@ module: | $(DEPS)
 	$(MAKE) -C kernel KDIR="$(KDIR)" $(if $(W),W=$(W))
 
 # q_stripe.so for tc, link_stripe.so and link_stripe_slave.so for ip;
-# both build plugin-common/ (the options and readers they share)
+# both build plugin-common/ (the options, readers and printers they share)
 plugins: | $(DEPS)
 	$(MAKE) -C tc-plugin
 	$(MAKE) -C ip-plugin

@@ -1,16 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one spelling of every TCA_STRIPE master, link and peer statistic: the key
- * tc -j prints (tc-plugin), stripe-perf -J writes (tools) and the man
- * pages document. Each is the attribute's name after TCA_STRIPE_?STAT_,
- * in lower case. tc-plugin/test-parse.sh checks that every attribute has
- * one and that tc-stripe.8 documents it; the tools' unit tests check that
- * stripe-perf.1 documents every one stripe-perf writes.
+ * The one spelling of every TCA_STRIPE master, link and peer statistic: the
+ * key tc -s -j and ip -s -d -j print (plugin-common/stripe_stats_print.c),
+ * stripe-perf -J writes (tools) and the man pages document. Each is the
+ * attribute's name after TCA_STRIPE_?STAT_, in lower case.
+ * tc-plugin/test-parse.sh checks that every attribute has one and that
+ * tc-stripe.8 documents it; the tools' unit tests check that stripe-perf.1
+ * documents every one stripe-perf writes.
  */
 #ifndef _STRIPE_STATS_NAMES_H
 #define _STRIPE_STATS_NAMES_H
 
 #include <linux/stripe.h>
+
+/* The statistics' top level: the role, and the master's, links' and peers'
+ * statistics (an object and two arrays in JSON)
+ */
+static const char *const stripe_xstats_names[TCA_STRIPE_XSTATS_MAX + 1]
+	__attribute__((unused)) = {
+	[TCA_STRIPE_XSTATS_ROLE] = "role",
+	[TCA_STRIPE_XSTATS_MASTER] = "master",
+	[TCA_STRIPE_XSTATS_LINKS] = "links",
+	[TCA_STRIPE_XSTATS_PEERS] = "peers",
+};
 
 static const char *const stripe_mstat_names[TCA_STRIPE_MSTAT_MAX + 1]
 	__attribute__((unused)) = {
@@ -109,7 +121,8 @@ static const struct stripe_flag_name stripe_link_flag_names[]
 #define STRIPE_LINK_NFLAGS \
 	(sizeof(stripe_link_flag_names) / sizeof(stripe_link_flag_names[0]))
 
-/* The key of TCA_STRIPE_MSTAT_<a> / TCA_STRIPE_LSTAT_<a> / _PSTAT_<a> */
+/* The key of TCA_STRIPE_XSTATS_<a> / _MSTAT_<a> / _LSTAT_<a> / _PSTAT_<a> */
+#define STRIPE_XSTATS_KEY(a)	stripe_xstats_names[TCA_STRIPE_XSTATS_##a]
 #define STRIPE_MSTAT_KEY(a)	stripe_mstat_names[TCA_STRIPE_MSTAT_##a]
 #define STRIPE_LSTAT_KEY(a)	stripe_lstat_names[TCA_STRIPE_LSTAT_##a]
 #define STRIPE_PSTAT_KEY(a)	stripe_pstat_names[TCA_STRIPE_PSTAT_##a]

@@ -14,6 +14,7 @@
 #include "ip_common.h"
 
 #include "ip_abi.h"
+#include "../plugin-common/stripe_plugin.h"
 
 #define SAME_MEMBER(m)	STRIPE_SAME_MEMBER(link_util, m, "ip")
 
@@ -31,3 +32,5 @@ STRIPE_SAME_SIZE(link_util, "ip");
 /* parse_opt appends to a struct iplink_req: maxlen must stay inside it */
 _Static_assert(STRIPE_IP_MAXLEN <= sizeof(struct iplink_req),
 	       "STRIPE_IP_MAXLEN past struct iplink_req");
+/* sprint_time() writes into the plugin's buffers (stripe_opts_print.c) */
+_Static_assert(SPRINT_BSIZE <= STRIPE_SPRINT_BSIZE, "SPRINT_BSIZE differs");

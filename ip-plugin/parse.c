@@ -75,7 +75,9 @@ int stripe_ip_parse(const struct stripe_opt *opts, size_t nopts,
 			}
 			continue;
 		}
-		/* ip has no sprint_time(): a time range reads "1..1000000 us" */
+		/* built without ip too (test_parse), so no sprint_time(): a
+		 * time range reads "1..1000000 us"
+		 */
 		if (stripe_parse_value(o, argv[1], &out[n].val, why,
 				       sizeof(why), NULL)) {
 			fprintf(err, "stripe: invalid %s \"%s\": %s\n",

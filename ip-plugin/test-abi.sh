@@ -63,58 +63,8 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # A master's and a link's RTM_NEWLINK, each with its last attribute
-cat >"$tmp/gen.c" <<'EOF'
-#include <stdio.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
-#include <linux/if_link.h>
-#include <linux/stripe.h>
-
-/* buf, h, begin_msg(), put(), end(), put_u8/u32/str() */
-#include "test_nlmsg.h"
-
-static void begin(int ifindex, const char *name)
-{
-	struct ifinfomsg *i = begin_msg(RTM_NEWLINK, sizeof(*i));
-
-	i->ifi_family = AF_UNSPEC;
-	i->ifi_index = ifindex;
-	put_str(IFLA_IFNAME, name);
-}
-
-int main(void)
-{
-	struct rtattr *li, *d;
-
-	begin(7, "stripe0");
-	li = put(IFLA_LINKINFO, NULL, 0);
-	put_str(IFLA_INFO_KIND, "stripe");
-	d = put(IFLA_INFO_DATA, NULL, 0);
-	put_u8(IFLA_STRIPE_REORDER, 1);
-	put_u32(IFLA_STRIPE_QUANTUM, 3000);
-	put_u32(IFLA_STRIPE_MEMORY_LIMIT, 1048576);	/* the last: maxattr */
-	end(d);
-	end(li);
-	fwrite(buf, 1, h->nlmsg_len, stdout);
-
-	begin(8, "eth2");
-	li = put(IFLA_LINKINFO, NULL, 0);
-	put_str(IFLA_INFO_SLAVE_KIND, "stripe");
-	d = put(IFLA_INFO_SLAVE_DATA, NULL, 0);
-	put_u32(IFLA_STRIPE_LINK_WEIGHT, 0);
-	put_u32(IFLA_STRIPE_LINK_LIMIT, 500);
-	put_u32(IFLA_STRIPE_LINK_SPEED, 1000);		/* the last: maxattr */
-	end(d);
-	end(li);
-	fwrite(buf, 1, h->nlmsg_len, stdout);
-	return 0;
-}
-EOF
-if ! ${CC:-cc} -Wall -Werror -I../include/uapi -I../plugin-common \
-	-o "$tmp/gen" "$tmp/gen.c" ||
-   ! "$tmp/gen" >"$tmp/dump"; then
+if ! ${CC:-cc} -Wall -Werror -I../include/uapi -o "$tmp/gen" \
+	../plugin-common/tests/dump.c || ! "$tmp/gen" ip-opts >"$tmp/dump"; then
 	echo "not ok - the RTM_NEWLINK generator does not build or run"
 	exit 1
 fi

@@ -7,7 +7,8 @@
  * iproute2 installs no headers, yet tc and ip are linked with
  * -export-dynamic and plugins call into them, so the declarations are
  * written here by hand.  Each must match iproute2 6.1.0 (tag v6.1.0:
- * include/libnetlink.h, include/json_print.h, include/color.h) exactly:
+ * include/libnetlink.h, include/json_print.h, include/color.h,
+ * include/utils.h) exactly:
  * a mismatch is not a compile error but a crash in tc or ip.  Each
  * plugin's "make check" checks that every symbol it imports is exported
  * by the binary, and each plugin's "make abi-check IPROUTE2_SRC=..."
@@ -61,15 +62,28 @@ enum output_type {
 };
 #endif
 
+bool is_json_context(void);
 void open_json_object(const char *str);
 void close_json_object(void);
 void open_json_array(enum output_type type, const char *delim);
 void close_json_array(enum output_type type, const char *delim);
+/* A newline in text (the line separator: "\\" under -oneline) */
+void print_nl(void);
 
 int print_color_string(enum output_type t, enum color_attr color,
 		       const char *key, const char *fmt, const char *value);
 int print_color_uint(enum output_type t, enum color_attr color,
 		     const char *key, const char *fmt, unsigned int value);
+int print_color_u64(enum output_type t, enum color_attr color,
+		    const char *key, const char *fmt, uint64_t value);
+/* JSON true/false, text "on"/"off" through fmt */
+int print_color_on_off(enum output_type t, enum color_attr color,
+		       const char *key, const char *fmt, bool value);
+
+/* include/utils.h: microseconds as tc and ip print times ("10ms");
+ * buf has room for SPRINT_BSIZE (STRIPE_SPRINT_BSIZE, stripe_plugin.h)
+ */
+char *sprint_time(__u32 time, char *buf);
 
 #ifndef STRIPE_ABI_CHECK	/* static inlines in json_print.h */
 static inline int print_string(enum output_type t, const char *key,
@@ -82,6 +96,18 @@ static inline int print_uint(enum output_type t, const char *key,
 			     const char *fmt, unsigned int value)
 {
 	return print_color_uint(t, COLOR_NONE, key, fmt, value);
+}
+
+static inline int print_u64(enum output_type t, const char *key,
+			    const char *fmt, uint64_t value)
+{
+	return print_color_u64(t, COLOR_NONE, key, fmt, value);
+}
+
+static inline int print_on_off(enum output_type t, const char *key,
+			       const char *fmt, bool value)
+{
+	return print_color_on_off(t, COLOR_NONE, key, fmt, value);
 }
 #endif
 

@@ -2,10 +2,11 @@
 /*
  * Compiled (never linked) against iproute2's own headers by
  * "make abi-check IPROUTE2_SRC=<iproute2 source tree>": every function
- * tc_abi.h and ../plugin-common/iproute2_abi.h declare by hand is declared again here by iproute2, so a
- * parameter or return type that differs is a "conflicting types" error,
- * and the qdisc_util mirror and the enum values are compared member by
- * member. A mismatch would otherwise be a crash inside tc.
+ * tc_abi.h and ../plugin-common/iproute2_abi.h declare by hand is declared
+ * again here by iproute2, so a parameter or return type that differs is a
+ * "conflicting types" error, and the qdisc_util mirror and the enum values
+ * are compared member by member.  A mismatch would otherwise be a crash
+ * inside tc.
  */
 /* iproute2's lib/ headers, iproute2_abi.h and the checks ip's are too */
 #include "../plugin-common/abi_check.h"

@@ -2,8 +2,9 @@
 /*
  * fuzz_parse.c: libFuzzer targets for the tc plugin, built on the host
  * (make fuzz).  q_stripe.c itself is #included below, with the code it
- * shares with the ip plugin (../plugin-common/stripe_plugin.c), so the
- * code fuzzed is the plugin's own, not a copy; this file supplies the few
+ * shares with the ip plugin (../plugin-common/: the options, and the
+ * printers of the options and the statistics), so the code fuzzed is the
+ * plugin's own, not a copy; this file supplies the few
  * tc helpers the plugin imports (tc_abi.h), each a minimal copy of
  * iproute2 6.1's behaviour.
  *
@@ -38,6 +39,9 @@ static int fuzz_fprintf(FILE *f, const char *fmt, ...)
 
 #include "q_stripe.c"
 #include "../plugin-common/stripe_plugin.c"
+#include "../plugin-common/stripe_opts_print.c"
+#include "../plugin-common/stripe_stats.c"
+#include "../plugin-common/stripe_stats_print.c"
 
 #undef fprintf
 

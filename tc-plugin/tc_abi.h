@@ -7,7 +7,7 @@
  * what the plugin needs by hand (what ip's plugin uses too is in
  * ../plugin-common/iproute2_abi.h).  Every declaration here must match
  * iproute2 6.1.0 (tag v6.1.0: tc/tc_util.h, include/utils.h,
- * include/json_print.h, include/libnetlink.h) exactly; a mismatch is not
+ * include/libnetlink.h) exactly; a mismatch is not
  * a compile error but a crash in tc.  test-parse.sh checks that every
  * symbol the plugin imports is exported by /sbin/tc, and "make abi-check
  * IPROUTE2_SRC=..." compiles every declaration here and in
@@ -50,32 +50,10 @@ int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
 int parse_rtattr_flags(struct rtattr *tb[], int max, struct rtattr *rta,
 		       int len, unsigned short flags);
 
-/* include/utils.h; matches() is false when prefix matches string */
+/* include/utils.h (sprint_time: iproute2_abi.h); matches() is false when
+ * prefix matches string
+ */
 bool matches(const char *prefix, const char *string);
-char *sprint_time(__u32 time, char *buf);
 #define TC_SPRINT_BSIZE		64	/* SPRINT_BSIZE */
-
-/* include/json_print.h, beyond iproute2_abi.h's */
-bool is_json_context(void);
-void print_nl(void);
-int print_color_u64(enum output_type t, enum color_attr color,
-		    const char *key, const char *fmt, uint64_t value);
-/* JSON true/false, text "on"/"off" through fmt */
-int print_color_on_off(enum output_type t, enum color_attr color,
-		       const char *key, const char *fmt, bool value);
-
-#ifndef STRIPE_ABI_CHECK	/* static inlines in json_print.h */
-static inline int print_u64(enum output_type t, const char *key,
-			    const char *fmt, uint64_t value)
-{
-	return print_color_u64(t, COLOR_NONE, key, fmt, value);
-}
-
-static inline int print_on_off(enum output_type t, const char *key,
-			       const char *fmt, bool value)
-{
-	return print_color_on_off(t, COLOR_NONE, key, fmt, value);
-}
-#endif
 
 #endif /* _STRIPE_TC_ABI_H */

@@ -10,8 +10,8 @@
 #    shim catches tc's RTM_NEWQDISC in sendmsg(), decodes it independently
 #    and fails the send, so the request never reaches the kernel;
 #  - print_qopt/print_xstats, in text and JSON, on qdisc dumps that a
-#    generator writes to a file and "tc monitor file" replays, including
-#    unknown and truncated attributes.
+#    generator (../plugin-common/tests/dump.c) writes to a file and
+#    "tc monitor file" replays, including unknown and truncated attributes.
 #
 # Output is TAP; the exit status is non-zero if any check failed.
 # Environment: TC (default /sbin/tc), CC (default cc).
@@ -23,7 +23,8 @@ TC=${TC:-/sbin/tc}
 CC=${CC:-cc}
 plugin=$here/q_stripe.so
 uapi=$here/../include/uapi
-common=$here/../plugin-common	# test_nlmsg.h
+# the dump generator and the JSON shim, ip's tests' too
+common=$here/../plugin-common
 
 n=0
 failed=0
@@ -69,8 +70,8 @@ cat >"$tmp/shim.c" <<'EOF'
 /*
  * LD_PRELOAD shim for tc.  sendmsg(): an RTM_NEWQDISC is decoded into
  * $STRIPE_SHIM_OUT and the send fails, so the kernel never sees it.
- * With $STRIPE_SHIM_JSON set, tc's JSON writer is opened before main()
- * and closed at exit, so "tc monitor file" prints JSON.
+ * Linked with ../plugin-common/tests/json_shim.c: with $STRIPE_SHIM_JSON
+ * set, "tc monitor file" prints JSON.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -189,322 +190,12 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 			dlsym(RTLD_NEXT, "sendmsg");
 	return real(fd, msg, flags);
 }
-
-__attribute__((constructor)) static void json_open(void)
-{
-	void (*fn)(int);
-
-	if (!getenv("STRIPE_SHIM_JSON"))
-		return;
-	fn = (void (*)(int))dlsym(RTLD_DEFAULT, "new_json_obj");
-	if (fn)
-		fn(1);
-}
-
-__attribute__((destructor)) static void json_close(void)
-{
-	void (*fn)(void);
-
-	if (!getenv("STRIPE_SHIM_JSON"))
-		return;
-	fn = (void (*)(void))dlsym(RTLD_DEFAULT, "delete_json_obj");
-	if (fn)
-		fn();
-}
-EOF
-
-cat >"$tmp/gen.c" <<'EOF'
-/*
- * Writes RTM_NEWQDISC messages, as the kernel would dump them, for
- * "tc monitor file": argv[1] selects the set.
- */
-#include <stdio.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <linux/gen_stats.h>
-#include <linux/pkt_sched.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
-#include <linux/stripe.h>
-
-/* buf, h, begin_msg(), put(), nest(), end(), put_u8/u32/str() */
-#include "test_nlmsg.h"
-
-/* u64 counters come after a PAD so that they may be 4-byte aligned */
-static void put_u64_pad(int pad, int type, __u64 v)
-{
-	if (h->nlmsg_len % 8 == 0)
-		put(pad, NULL, 0);
-	put(type, &v, 8);
-}
-
-static void put_u64(int type, __u64 v)
-{
-	put_u64_pad(TCA_STRIPE_MSTAT_PAD, type, v);	/* == LSTAT_PAD */
-}
-
-static void begin(__u32 handle)
-{
-	struct tcmsg *t = begin_msg(RTM_NEWQDISC, sizeof(*t));
-
-	t->tcm_family = AF_UNSPEC;
-	t->tcm_ifindex = 1;
-	t->tcm_handle = handle;
-	t->tcm_parent = TC_H_ROOT;
-	put_str(TCA_KIND, STRIPE_KIND);
-}
-
-/* skew_us 0: not measured, so not sent */
-static void link_stats(__u32 ifindex, const char *name, __u32 weight,
-		       __u32 flags, __u64 base, __u32 skew_us)
-{
-	struct rtattr *l = nest(TCA_STRIPE_XSTATS_LINK);
-
-	put_u32(TCA_STRIPE_LSTAT_IFINDEX, ifindex);
-	put_str(TCA_STRIPE_LSTAT_NAME, name);
-	put_u32(TCA_STRIPE_LSTAT_WEIGHT, weight);
-	put_u32(TCA_STRIPE_LSTAT_FLAGS, flags);
-	put_u64(TCA_STRIPE_LSTAT_TX_PACKETS, base + 1);
-	put_u64(TCA_STRIPE_LSTAT_TX_BYTES, base + 2);
-	put_u64(TCA_STRIPE_LSTAT_TX_BUSY, base + 3);
-	put_u64(TCA_STRIPE_LSTAT_TX_DROPS, base + 4);
-	put_u64(TCA_STRIPE_LSTAT_NEIGH_FAIL, base + 5);
-	put_u64(TCA_STRIPE_LSTAT_RX_PACKETS, base + 6);
-	put_u64(TCA_STRIPE_LSTAT_RX_BYTES, base + 7);
-	if (skew_us)
-		put_u32(TCA_STRIPE_LSTAT_RX_SKEW_US, skew_us);
-	put_u64(TCA_STRIPE_LSTAT_TX_MARKERS, base + 8);
-	put_u32(TCA_STRIPE_LSTAT_MAX + 10, 42);	/* from a newer kernel */
-	end(l);
-}
-
-/* n buckets of TCA_STRIPE_MSTAT_RX_HOLD_HIST: first, first + 1, ... */
-static void hold_hist(int n, __u64 first)
-{
-	struct rtattr *hist = nest(TCA_STRIPE_MSTAT_RX_HOLD_HIST);
-	int k;
-
-	for (k = 0; k < n; k++)
-		put_u64_pad(TCA_STRIPE_HIST_PAD, TCA_STRIPE_HIST_BUCKET,
-			    first + k);
-	end(hist);
-}
-
-static void master_dump(void)
-{
-	struct gnet_stats_basic basic = { .bytes = 5000000000ULL,
-					  .packets = 1000 };
-	struct gnet_stats_queue queue = { .drops = 4 };
-	struct rtattr *o, *s, *app, *m, *ls, *ps, *p;
-
-	begin(0x80010000);
-	o = nest(TCA_OPTIONS);
-	put_u8(TCA_STRIPE_REORDER, STRIPE_REORDER_ON);
-	put_u32(TCA_STRIPE_QUANTUM, 3000);
-	put_u32(TCA_STRIPE_HOLD_MAX_US, 10000);
-	put_u32(TCA_STRIPE_FLOW_LIMIT, 100);
-	put_u32(TCA_STRIPE_BUFFER_LIMIT, 1000);
-	put_u32(TCA_STRIPE_MEMORY_LIMIT, 1048576);
-	put_u32(TCA_STRIPE_STRIPE_MIN, 0);
-	put_u8(TCA_STRIPE_HOLD_AUTO, 1);
-	put_u32(TCA_STRIPE_MAX + 5, 7);		/* from a newer kernel */
-	end(o);
-	s = nest(TCA_STATS2);
-	put(TCA_STATS_BASIC, &basic, sizeof(basic));
-	put(TCA_STATS_QUEUE, &queue, sizeof(queue));
-	app = nest(TCA_STATS_APP);
-	put_u8(TCA_STRIPE_XSTATS_ROLE, STRIPE_ROLE_MASTER);
-	m = nest(TCA_STRIPE_XSTATS_MASTER);
-	put_str(TCA_STRIPE_MSTAT_NAME, "stripe0");
-	put_u32(TCA_STRIPE_MSTAT_LINKS, 2);
-	put_u32(TCA_STRIPE_MSTAT_ACTIVE, 1);
-	put_u64(TCA_STRIPE_MSTAT_TX_PACKETS, 1000);
-	put_u64(TCA_STRIPE_MSTAT_TX_BYTES, 5000000000ULL);
-	put_u64(TCA_STRIPE_MSTAT_TX_BUSY, 3);
-	put_u64(TCA_STRIPE_MSTAT_TX_DROPS, 4);
-	put_u64(TCA_STRIPE_MSTAT_RX_PACKETS, 900);
-	put_u64(TCA_STRIPE_MSTAT_RX_BYTES, 60000);
-	put_u64(TCA_STRIPE_MSTAT_RX_IN_ORDER, 800);
-	put_u64(TCA_STRIPE_MSTAT_RX_RESEQUENCED, 90);
-	put_u64(TCA_STRIPE_MSTAT_RX_HELD, 2);
-	put_u64(TCA_STRIPE_MSTAT_RX_HELD_BYTES, 3000);
-	put_u64(TCA_STRIPE_MSTAT_RX_HELD_MEM, 8192);
-	put_u64(TCA_STRIPE_MSTAT_RX_HOLD_MAX_US, 4000);
-	put_u64(TCA_STRIPE_MSTAT_RX_LOST_LINK, 1);
-	put_u64(TCA_STRIPE_MSTAT_RX_LOST_TIMEOUT, 2);
-	put_u64(TCA_STRIPE_MSTAT_RX_LOST_LIMIT, 3);
-	put_u64(TCA_STRIPE_MSTAT_RX_LATE, 4);
-	put_u64(TCA_STRIPE_MSTAT_RX_MALFORMED, 5);
-	put_u64(TCA_STRIPE_MSTAT_RX_NO_STATE, 6);
-	put_u32(TCA_STRIPE_MSTAT_SENDER_ID, 0x0a0b0c0d);
-	put_u64(TCA_STRIPE_MSTAT_TX_MARKERS, 11);
-	put_u64(TCA_STRIPE_MSTAT_RX_MARKERS, 12);
-	put_u32(TCA_STRIPE_MSTAT_RX_SENDERS, 2);
-	put_u32(TCA_STRIPE_MSTAT_RX_HOLD_US, 7000);
-	hold_hist(STRIPE_HOLD_HIST_BUCKETS, 100);
-	end(m);
-	ls = nest(TCA_STRIPE_XSTATS_LINKS);
-	link_stats(3, "eth2", 10, STRIPE_LINK_F_UP | STRIPE_LINK_F_CARRIER |
-	     STRIPE_LINK_F_ACTIVE, 100, 250);
-	put_u32(TCA_STRIPE_XSTATS_MAX + 3, 1);	/* not a LINK: skipped */
-	link_stats(4, "eth3", 1, STRIPE_LINK_F_UP, 200, 0);
-	end(ls);
-	ps = nest(TCA_STRIPE_XSTATS_PEERS);
-	p = nest(TCA_STRIPE_XSTATS_PEER);
-	put_u32(TCA_STRIPE_PSTAT_ID, 0x01020304);
-	put_u32(TCA_STRIPE_PSTAT_AGE_MS, 3);
-	put_u32(TCA_STRIPE_PSTAT_LINKS, 2);
-	put_u32(TCA_STRIPE_PSTAT_SILENT, 1);
-	put_u32(TCA_STRIPE_PSTAT_SKEW_US, 250);
-	put_u64(TCA_STRIPE_PSTAT_FRAMES, 500);	/* PSTAT_PAD == MSTAT_PAD */
-	put_u64(TCA_STRIPE_PSTAT_HELD, 2);
-	put_u64(TCA_STRIPE_PSTAT_LOST_LINK, 1);
-	put_u64(TCA_STRIPE_PSTAT_LOST_TIMEOUT, 2);
-	put_u64(TCA_STRIPE_PSTAT_LATE, 4);
-	put_u32(TCA_STRIPE_PSTAT_MAX + 10, 42);	/* from a newer kernel */
-	end(p);
-	put_u32(TCA_STRIPE_XSTATS_MAX + 3, 1);	/* not a PEER: skipped */
-	end(ps);
-	put_u32(TCA_STRIPE_XSTATS_MAX + 1, 9);	/* from a newer kernel */
-	end(app);
-	end(s);
-}
-
-static void link_dump(void)
-{
-	struct rtattr *o, *s, *app, *m, *ls;
-
-	begin(0x80020000);
-	o = nest(TCA_OPTIONS);
-	put_str(TCA_STRIPE_MASTER, "stripe0");
-	put_u32(TCA_STRIPE_WEIGHT, 5);
-	put_u32(TCA_STRIPE_LIMIT, 1000);
-	end(o);
-	s = nest(TCA_STATS2);
-	app = nest(TCA_STATS_APP);
-	put_u8(TCA_STRIPE_XSTATS_ROLE, STRIPE_ROLE_LINK);
-	m = nest(TCA_STRIPE_XSTATS_MASTER);
-	put_str(TCA_STRIPE_MSTAT_NAME, "stripe0");
-	end(m);
-	ls = nest(TCA_STRIPE_XSTATS_LINKS);
-	link_stats(3, "eth2", 5, 0, 300, 0);
-	end(ls);
-	end(app);
-	end(s);
-}
-
-/*
- * A histogram cut short: bucket 0, a PAD, bucket 1 too short to read (it
- * still takes bucket 1's place), bucket 2, then bucket 3 cut in half by
- * the end of the nest.  The link's skew is too short to read.
- */
-static void hist_cut_dump(void)
-{
-	__u64 v5 = 5, v7 = 7, v9 = 9;
-	__u16 two = 2;
-	struct rtattr *s, *app, *m, *hist, *ls, *l;
-
-	begin(0x80040000);
-	s = nest(TCA_STATS2);
-	app = nest(TCA_STATS_APP);
-	m = nest(TCA_STRIPE_XSTATS_MASTER);
-	put_str(TCA_STRIPE_MSTAT_NAME, "stripe1");
-	hist = nest(TCA_STRIPE_MSTAT_RX_HOLD_HIST);
-	put(TCA_STRIPE_HIST_BUCKET, &v5, 8);
-	put(TCA_STRIPE_HIST_PAD, NULL, 0);
-	put(TCA_STRIPE_HIST_BUCKET, &two, 2);
-	put(TCA_STRIPE_HIST_BUCKET, &v7, 8);
-	put(TCA_STRIPE_HIST_BUCKET, &v9, 8);
-	end(hist);
-	/* cut the nest 6 bytes into bucket 3's value, padded as usual */
-	hist->rta_len -= 6;
-	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len - 6);
-	end(m);
-	ls = nest(TCA_STRIPE_XSTATS_LINKS);
-	l = nest(TCA_STRIPE_XSTATS_LINK);
-	put_str(TCA_STRIPE_LSTAT_NAME, "eth5");
-	put(TCA_STRIPE_LSTAT_RX_SKEW_US, &two, 2);
-	end(l);
-	end(ls);
-	end(app);
-	end(s);
-}
-
-/* More buckets than the header knows (a newer kernel): the extra ones
- * belong to the last, unbounded bucket.
- */
-static void hist_long_dump(void)
-{
-	struct rtattr *s, *app, *m;
-
-	begin(0x80050000);
-	s = nest(TCA_STATS2);
-	app = nest(TCA_STATS_APP);
-	m = nest(TCA_STRIPE_XSTATS_MASTER);
-	put_str(TCA_STRIPE_MSTAT_NAME, "stripe2");
-	put_u64(TCA_STRIPE_MSTAT_TX_MARKERS, 3);	/* no RX_MARKERS */
-	hold_hist(STRIPE_HOLD_HIST_BUCKETS + 2, 1);
-	end(m);
-	end(app);
-	end(s);
-}
-
-/* Every attribute short or odd: must print what it can and not crash */
-static void bad_dump(void)
-{
-	static const char longname[20] = "AAAAAAAAAAAAAAAAAAAA";
-	__u16 two = 77;
-	struct rtattr *o, *s, *app, *m, *ls, *l;
-
-	begin(0x80030000);
-	o = nest(TCA_OPTIONS);
-	put(TCA_STRIPE_MASTER, longname, sizeof(longname));	/* no NUL */
-	put(TCA_STRIPE_WEIGHT, &two, 2);
-	put(TCA_STRIPE_LIMIT, NULL, 0);
-	put_u8(TCA_STRIPE_REORDER, 7);
-	end(o);
-	s = nest(TCA_STATS2);
-	app = nest(TCA_STATS_APP);
-	put(TCA_STRIPE_XSTATS_ROLE, NULL, 0);
-	m = nest(TCA_STRIPE_XSTATS_MASTER);
-	put(TCA_STRIPE_MSTAT_NAME, NULL, 0);
-	put(TCA_STRIPE_MSTAT_LINKS, &two, 2);
-	put_u32(TCA_STRIPE_MSTAT_TX_PACKETS, 12345);	/* u32, not u64 */
-	put(TCA_STRIPE_MSTAT_TX_BYTES, &two, 2);
-	end(m);
-	ls = nest(TCA_STRIPE_XSTATS_LINKS);
-	l = nest(TCA_STRIPE_XSTATS_LINK);
-	put(TCA_STRIPE_LSTAT_FLAGS, &two, 1);
-	put(TCA_STRIPE_LSTAT_RX_BYTES, &two, 2);
-	end(l);
-	end(ls);
-	end(app);
-	end(s);
-}
-
-int main(int argc, char **argv)
-{
-	const char *set = argc > 1 ? argv[1] : "";
-
-	if (strcmp(set, "master") == 0)
-		master_dump();
-	else if (strcmp(set, "link") == 0)
-		link_dump();
-	else if (strcmp(set, "bad") == 0)
-		bad_dump();
-	else if (strcmp(set, "hist-cut") == 0)
-		hist_cut_dump();
-	else if (strcmp(set, "hist-long") == 0)
-		hist_long_dump();
-	else
-		return 2;
-	return fwrite(buf, NLMSG_ALIGN(h->nlmsg_len), 1, stdout) == 1 ? 0 : 1;
-}
 EOF
 
 "$CC" -Wall -Werror -O2 -fPIC -shared -I"$uapi" -o "$tmp/shim.so" \
-	"$tmp/shim.c" -ldl || bail "cannot build the sendmsg shim"
-"$CC" -Wall -Werror -O2 -I"$uapi" -I"$common" -o "$tmp/gen" "$tmp/gen.c" ||
+	"$tmp/shim.c" "$common/tests/json_shim.c" -ldl ||
+	bail "cannot build the sendmsg shim"
+"$CC" -Wall -Werror -O2 -I"$uapi" -o "$tmp/gen" "$common/tests/dump.c" ||
 	bail "cannot build the dump generator"
 
 # --- 1. ABI: the plugin must resolve against this tc --------------------
@@ -804,7 +495,7 @@ expect_line()
 }
 
 expect_line "master options" \
-	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100p buffer-limit 1000p memory-limit 1048576 stripe-min 0 hold-auto on *$'
+	'qdisc stripe 8001: .*reorder on quantum 3000 hold-max 10ms flow-limit 100 buffer-limit 1000 memory-limit 1048576 stripe-min 0 hold-auto on *$'
 expect_line "master totals, sender id, markers" \
 	'^  master stripe0 links 2 active 1 sender 0x0a0b0c0d tx 1000 pkts 5000000000 bytes busy 3 drops 4 rx 900 pkts 60000 bytes markers tx 11 rx 12$'
 expect_line "resequencer, with the senders" \
@@ -818,7 +509,7 @@ expect_line "second link, skew not measured yet" \
 expect_line "a peer the receiver hears" \
 	'^  peer 0x01020304 heard 3ms ago links 2 silent 1 skew 250us frames 500 held 2 lost_link 1 lost_timeout 2 late 4$'
 expect_line "link options" \
-	'qdisc stripe 8002: .*master stripe0 weight 5 limit 1000p *$'
+	'qdisc stripe 8002: .*master stripe0 weight 5 limit 1000 *$'
 expect_line "link role names its master" '^  member of stripe0$'
 expect_line "link without flags" \
 	'^  link eth2 weight 5 flags none tx 301 pkts 302 bytes busy 303'

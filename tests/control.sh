@@ -27,12 +27,12 @@ has() {	# has NS DEV TEXT -- the details of DEV contain TEXT
 # --- master options ---
 check "ip link add with options" \
 	gw link add stripe0 type stripe reorder on hold-max 10ms quantum 3000
-check "ip -d link shows them" \
-	has $GW stripe0 "reorder on hold-max 10000us hold-auto on quantum 3000 flow-limit 1024 buffer-limit 8192 memory-limit 67108864 stripe-min 0"
+check "ip -d link shows them (as tc shows options)" \
+	has $GW stripe0 "reorder on quantum 3000 hold-max 10ms flow-limit 1024 buffer-limit 8192 memory-limit 67108864 stripe-min 0 hold-auto on"
 check "ip link set ... type stripe changes some, keeps the others" \
 	gw link set stripe0 type stripe hold-max 20ms flow-limit 64 reorder off
 check "... as ip -d link shows" \
-	has $GW stripe0 "reorder off hold-max 20000us hold-auto on quantum 3000 flow-limit 64"
+	has $GW stripe0 "reorder off quantum 3000 hold-max 20ms flow-limit 64"
 check "ip link sets memory-limit, and tc shows it" \
 	bash -c "ip -n $GW link set stripe0 type stripe memory-limit 1048576 &&
 		 ip -n $GW -d link show stripe0 | grep -q 'memory-limit 1048576 ' &&
@@ -208,9 +208,63 @@ b2=$(( $(link_stat $GW g2 tx_bytes) - b2 ))
 log "one stream over 2 x 50 Mbit/s: $((rate / 1000000)) Mbit/s; g1 $b1 B, g2 $b2 B"
 check "the stream went over both links, evenly (each 40..60 %)" \
 	python3 -c "import sys; a, b = $b1, $b2; f = a / (a + b); sys.exit(not (a + b > 1e6 and 0.4 < f < 0.6))"
-check "ip -s -d link shows the master's and each link's counters" \
-	bash -c "ip -n $GW -s -d link show stripe0 | grep -q 'stripe: links 2 active 2 tx [1-9][0-9]* pkt' &&
-		 ip -n $GW -s -d link show stripe0 | grep -q 'link g2 weight 100 state up,carrier,active tx [1-9]'"
+check "ip -s -d link shows the master's and each link's counters, as tc -s" \
+	bash -c "ip -n $GW -s -d link show stripe0 | grep -q '^    master stripe0 links 2 active 2 sender 0x[0-9a-f]\\{8\\} tx [1-9][0-9]* pkts' &&
+		 ip -n $GW -s -d link show stripe0 | grep -q '^    link g2 weight 100 flags up,carrier,active tx [1-9]'"
+
+# tc -s -j and ip -s -d -j print one master alike (review U3): ip's
+# info_xstats is tc's role, master and links (peers are tc's alone), keys,
+# types and values, and each option tc prints ip prints the same.  Dumped
+# tc, ip, tc: a counter that moved between the tc dumps means try again.
+same_json() {	# same_json NS -- exit 0 alike, 1 not, 2 counters moved
+	local tc1 ip1 tc2
+	tc1=$(tc -n "$1" -s -j qdisc show dev stripe0) &&
+		ip1=$(ip -n "$1" -s -d -j link show stripe0) &&
+		tc2=$(tc -n "$1" -s -j qdisc show dev stripe0) || return 1
+	python3 - "$tc1" "$ip1" "$tc2" <<'PY'
+import json, sys
+
+def stripe(out):
+    return [q for q in json.loads(out) if q.get("kind") == "stripe"][0]
+
+def same(a, b):	# types too: 1 is not "1", true is not 1
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+tc1, tc2 = stripe(sys.argv[1]), stripe(sys.argv[3])
+info = json.loads(sys.argv[2])[0]["linkinfo"]
+want = {k: tc1.get(k) for k in ("role", "master", "links")}
+if not same(want, {k: tc2.get(k) for k in want}):
+    print("the counters moved between the two tc dumps")
+    sys.exit(2)
+got = info.get("info_xstats", {})
+bad = ["%s: tc %s, ip %s" % (k, json.dumps(want.get(k)), json.dumps(got.get(k)))
+       for k in sorted(set(want) | set(got))
+       if not same(want.get(k), got.get(k))]
+data = info.get("info_data", {})
+bad += ["option %s: tc %s, ip %s" % (k, json.dumps(v), json.dumps(data.get(k)))
+        for k, v in sorted(tc1.get("options", {}).items())
+        if not same(v, data.get(k))]
+if bad:
+    print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
+same_json_settled() {	# same_json_settled NS -- same_json once counters stand
+	local i out rc
+	for i in $(seq 1 20); do
+		out=$(same_json "$1")
+		rc=$?
+		[ $rc = 2 ] || break
+		sleep 0.5
+	done
+	echo "$out"
+	return $rc
+}
+tc -n $GW qdisc add dev stripe0 root stripe
+check "tc -s -j and ip -s -d -j print stripe0's statistics and options alike" \
+	same_json_settled $GW
+tc -n $GW qdisc del dev stripe0 root
+
 check "ethtool -S counts it" \
 	bash -c "ip netns exec $GW ethtool -S stripe0 | awk '/tx_packets:/ {exit !(\$2 > 1000)}'"
 

@@ -80,7 +80,7 @@ check "tc shows probe-target and the default interval" \
 	bash -c "[[ '$shown' == *'probe-target 10.9.0.2 probe-interval 100ms'* ]]"
 shown=$(ip -n $GW -d link show stripe0)
 check "ip -d link shows them too" \
-	bash -c "[[ '$shown' == *'probe-target 10.9.0.2 probe-interval 100000us'* ]]"
+	bash -c "[[ '$shown' == *'probe-target 10.9.0.2 probe-interval 100ms'* ]]"
 check_fails "an interval below 10 ms is refused" \
 	'invalid probe-interval "5ms"' \
 	ip -n $GW link set stripe0 type stripe probe-interval 5ms

@@ -2,9 +2,12 @@
 /* Stripe statistics parser. The kernel side may be newer or older than this
  * tool: unknown attributes are skipped, counters may be 32 or 64 bit,
  * strings need not be terminated, and an attribute of an impossible size is
- * skipped and counted, never trusted.
+ * skipped and counted, never trusted.  The statistics themselves are
+ * decoded by ../plugin-common/stripe_stats.c, as the tc and ip plugins
+ * decode them to print; the qdisc message around them is read here.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -14,6 +17,7 @@
 #include <linux/stripe.h>
 
 #include "xstats.h"
+#include "../plugin-common/stripe_stats.h"
 
 typedef int (*sp_attr_cb)(const struct nlattr *a, void *data);
 
@@ -41,33 +45,6 @@ static int sp_attr_walk(const void *buf, size_t len, sp_attr_cb cb,
 	return 0;
 }
 
-static int sp_get_u64(const struct nlattr *a, uint64_t *v, unsigned int *bad)
-{
-	uint32_t v32;
-
-	switch (mnl_attr_get_payload_len(a)) {
-	case 8:
-		memcpy(v, mnl_attr_get_payload(a), 8);
-		return 0;
-	case 4:
-		memcpy(&v32, mnl_attr_get_payload(a), 4);
-		*v = v32;
-		return 0;
-	}
-	(*bad)++;
-	return -EINVAL;
-}
-
-static int sp_get_u32(const struct nlattr *a, uint32_t *v, unsigned int *bad)
-{
-	if (mnl_attr_get_payload_len(a) != 4) {
-		(*bad)++;
-		return -EINVAL;
-	}
-	memcpy(v, mnl_attr_get_payload(a), 4);
-	return 0;
-}
-
 static void sp_get_str(const struct nlattr *a, char *dst, size_t size)
 {
 	size_t n = mnl_attr_get_payload_len(a);
@@ -78,199 +55,134 @@ static void sp_get_str(const struct nlattr *a, char *dst, size_t size)
 	dst[n] = '\0';	/* and stops at an embedded NUL as well */
 }
 
-struct sp_walk {
-	struct sp_xstats *x;
-	struct sp_xlink *l;
+/* Where a statistic goes: a u32 or u64 field of sp_xmaster or sp_xlink */
+struct sp_field {
+	int attr;
+	size_t off;
+	size_t size;
 };
 
-/* The k-th TCA_STRIPE_HIST_BUCKET is bucket k, even when it cannot be
- * read; buckets past the last one known are added to it (no bound).
- */
-static int sp_hist_cb(const struct nlattr *a, void *data)
+#define SP_FIELD(type, k, a, f)						\
+	{ TCA_STRIPE_##k##STAT_##a, offsetof(struct type, f),		\
+	  sizeof(((struct type *)0)->f) }
+#define SP_M(a, f)	SP_FIELD(sp_xmaster, M, a, f)
+#define SP_L(a, f)	SP_FIELD(sp_xlink, L, a, f)
+
+static const struct sp_field sp_master_fields[] = {
+	SP_M(LINKS, links),
+	SP_M(ACTIVE, active),
+	SP_M(TX_PACKETS, tx_packets),
+	SP_M(TX_BYTES, tx_bytes),
+	SP_M(TX_BUSY, tx_busy),
+	SP_M(TX_DROPS, tx_drops),
+	SP_M(RX_PACKETS, rx_packets),
+	SP_M(RX_BYTES, rx_bytes),
+	SP_M(TX_MARKERS, tx_markers),
+	SP_M(RX_MARKERS, rx_markers),
+	SP_M(SENDER_ID, sender_id),
+	SP_M(RX_SENDERS, rx_senders),
+};
+
+static const struct sp_field sp_link_fields[] = {
+	SP_L(IFINDEX, ifindex),
+	SP_L(WEIGHT, weight),
+	SP_L(FLAGS, flags),
+	SP_L(TX_PACKETS, tx_packets),
+	SP_L(TX_BYTES, tx_bytes),
+	SP_L(TX_BUSY, tx_busy),
+	SP_L(TX_DROPS, tx_drops),
+	SP_L(NEIGH_FAIL, neigh_fail),
+	SP_L(RX_PACKETS, rx_packets),
+	SP_L(RX_BYTES, rx_bytes),
+	SP_L(TX_MARKERS, tx_markers),
+	SP_L(RX_SKEW_US, rx_skew_us),
+};
+
+/* The statistics of @fields that @s holds, into the struct at @dst */
+static void sp_fill(void *dst, const struct sp_field *fields, size_t n,
+		    const struct stripe_stat_set *s)
 {
-	struct sp_walk *w = data;
-	struct sp_xmaster *m = &w->x->master;
-	const unsigned int last = STRIPE_HOLD_HIST_BUCKETS - 1;
-	unsigned int k = m->hold_hist_n;
-	uint64_t v;
+	uint32_t v32;
+	size_t i;
 
-	if (mnl_attr_get_type(a) != TCA_STRIPE_HIST_BUCKET)
-		return 0;
-	if (k > last)
-		k = last;
-	if (!sp_get_u64(a, &v, &w->x->skipped))
-		m->hold_hist[k] += v;
-	m->hold_hist_n = k + 1;
-	return 0;
-}
+	for (i = 0; i < n; i++) {
+		const struct sp_field *f = &fields[i];
 
-static int sp_master_cb(const struct nlattr *a, void *data)
-{
-	struct sp_walk *w = data;
-	struct sp_xmaster *m = &w->x->master;
-	unsigned int *bad = &w->x->skipped;
-
-	switch (mnl_attr_get_type(a)) {
-	case TCA_STRIPE_MSTAT_NAME:
-		sp_get_str(a, m->name, sizeof(m->name));
-		break;
-	case TCA_STRIPE_MSTAT_LINKS:
-		sp_get_u32(a, &m->links, bad);
-		break;
-	case TCA_STRIPE_MSTAT_ACTIVE:
-		sp_get_u32(a, &m->active, bad);
-		break;
-	case TCA_STRIPE_MSTAT_TX_PACKETS:
-		sp_get_u64(a, &m->tx_packets, bad);
-		break;
-	case TCA_STRIPE_MSTAT_TX_BYTES:
-		sp_get_u64(a, &m->tx_bytes, bad);
-		break;
-	case TCA_STRIPE_MSTAT_TX_BUSY:
-		sp_get_u64(a, &m->tx_busy, bad);
-		break;
-	case TCA_STRIPE_MSTAT_TX_DROPS:
-		sp_get_u64(a, &m->tx_drops, bad);
-		break;
-	case TCA_STRIPE_MSTAT_RX_PACKETS:
-		sp_get_u64(a, &m->rx_packets, bad);
-		break;
-	case TCA_STRIPE_MSTAT_RX_BYTES:
-		sp_get_u64(a, &m->rx_bytes, bad);
-		break;
-	case TCA_STRIPE_MSTAT_SENDER_ID:
-		m->has_sender_id = !sp_get_u32(a, &m->sender_id, bad);
-		break;
-	case TCA_STRIPE_MSTAT_TX_MARKERS:
-		w->x->has_markers = true;
-		sp_get_u64(a, &m->tx_markers, bad);
-		break;
-	case TCA_STRIPE_MSTAT_RX_MARKERS:
-		w->x->has_markers = true;
-		sp_get_u64(a, &m->rx_markers, bad);
-		break;
-	case TCA_STRIPE_MSTAT_RX_SENDERS:
-		m->has_senders = !sp_get_u32(a, &m->rx_senders, bad);
-		break;
-	case TCA_STRIPE_MSTAT_RX_HOLD_HIST:
-		memset(m->hold_hist, 0, sizeof(m->hold_hist));
-		m->hold_hist_n = 0;
-		return sp_attr_walk(mnl_attr_get_payload(a),
-				    mnl_attr_get_payload_len(a), sp_hist_cb, w);
-	default:	/* PAD and anything newer than us */
-		break;
+		if (!stripe_stat_has(s, f->attr))
+			continue;
+		if (f->size == sizeof(v32)) {
+			v32 = (uint32_t)s->val[f->attr];
+			memcpy((char *)dst + f->off, &v32, sizeof(v32));
+		} else {
+			memcpy((char *)dst + f->off, &s->val[f->attr],
+			       sizeof(uint64_t));
+		}
 	}
-	return 0;
 }
 
-static int sp_link_cb(const struct nlattr *a, void *data)
-{
-	struct sp_walk *w = data;
-	struct sp_xlink *l = w->l;
-	unsigned int *bad = &w->x->skipped;
+#define SP_FILL(dst, fields, s) \
+	sp_fill(dst, fields, sizeof(fields) / sizeof((fields)[0]), s)
 
-	switch (mnl_attr_get_type(a)) {
-	case TCA_STRIPE_LSTAT_IFINDEX:
-		sp_get_u32(a, &l->ifindex, bad);
-		break;
-	case TCA_STRIPE_LSTAT_NAME:
-		sp_get_str(a, l->name, sizeof(l->name));
-		break;
-	case TCA_STRIPE_LSTAT_WEIGHT:
-		sp_get_u32(a, &l->weight, bad);
-		break;
-	case TCA_STRIPE_LSTAT_FLAGS:
-		sp_get_u32(a, &l->flags, bad);
-		break;
-	case TCA_STRIPE_LSTAT_TX_PACKETS:
-		sp_get_u64(a, &l->tx_packets, bad);
-		break;
-	case TCA_STRIPE_LSTAT_TX_BYTES:
-		sp_get_u64(a, &l->tx_bytes, bad);
-		break;
-	case TCA_STRIPE_LSTAT_TX_BUSY:
-		sp_get_u64(a, &l->tx_busy, bad);
-		break;
-	case TCA_STRIPE_LSTAT_TX_DROPS:
-		sp_get_u64(a, &l->tx_drops, bad);
-		break;
-	case TCA_STRIPE_LSTAT_NEIGH_FAIL:
-		sp_get_u64(a, &l->neigh_fail, bad);
-		break;
-	case TCA_STRIPE_LSTAT_RX_PACKETS:
-		sp_get_u64(a, &l->rx_packets, bad);
-		break;
-	case TCA_STRIPE_LSTAT_RX_BYTES:
-		sp_get_u64(a, &l->rx_bytes, bad);
-		break;
-	case TCA_STRIPE_LSTAT_TX_MARKERS:
-		w->x->has_markers = true;
-		sp_get_u64(a, &l->tx_markers, bad);
-		break;
-	case TCA_STRIPE_LSTAT_RX_SKEW_US:
-		l->has_skew = !sp_get_u32(a, &l->rx_skew_us, bad);
-		break;
-	default:
-		break;
-	}
-	return 0;
-}
-
-static int sp_links_cb(const struct nlattr *a, void *data)
+static int sp_link_cb(const struct rtattr *nest, void *data)
 {
-	struct sp_walk *w = data;
-	struct sp_xstats *x = w->x;
+	struct sp_xstats *x = data;
+	struct stripe_stat_set s;
+	struct sp_xlink *l;
 	int ret;
 
-	if (mnl_attr_get_type(a) != TCA_STRIPE_XSTATS_LINK)
-		return 0;
 	if (x->nlinks >= SP_XSTATS_MAX_LINKS) {
 		x->truncated++;
 		return 0;
 	}
-	w->l = &x->link[x->nlinks];
-	memset(w->l, 0, sizeof(*w->l));
-	ret = sp_attr_walk(mnl_attr_get_payload(a),
-			   mnl_attr_get_payload_len(a), sp_link_cb, w);
-	x->nlinks++;	/* keep what parsed, even if the tail is damaged */
+	ret = stripe_stats_decode(STRIPE_STAT_LINK, nest, &s);
+	/* keep what was read, even of a link cut short */
+	l = &x->link[x->nlinks++];
+	memset(l, 0, sizeof(*l));
+	SP_FILL(l, sp_link_fields, &s);
+	memcpy(l->name, s.name, sizeof(l->name));
+	l->has_skew = stripe_stat_has(&s, TCA_STRIPE_LSTAT_RX_SKEW_US);
+	if (stripe_stat_has(&s, TCA_STRIPE_LSTAT_TX_MARKERS))
+		x->has_markers = true;
+	x->skipped += s.bad;
 	return ret;
 }
 
-static int sp_top_cb(const struct nlattr *a, void *data)
-{
-	struct sp_walk *w = data;
-	struct sp_xstats *x = w->x;
-
-	switch (mnl_attr_get_type(a)) {
-	case TCA_STRIPE_XSTATS_ROLE:
-		if (mnl_attr_get_payload_len(a) < 1) {
-			x->skipped++;
-			break;
-		}
-		x->role = mnl_attr_get_u8(a);
-		x->has_role = true;
-		break;
-	case TCA_STRIPE_XSTATS_MASTER:
-		x->has_master = true;
-		return sp_attr_walk(mnl_attr_get_payload(a),
-				    mnl_attr_get_payload_len(a),
-				    sp_master_cb, w);
-	case TCA_STRIPE_XSTATS_LINKS:
-		return sp_attr_walk(mnl_attr_get_payload(a),
-				    mnl_attr_get_payload_len(a),
-				    sp_links_cb, w);
-	default:
-		break;
-	}
-	return 0;
-}
-
+/* The decoding is plugin-common's (what tc and ip print from); this
+ * keeps what stripe-perf reports of it
+ */
 int sp_xstats_parse(const void *buf, size_t len, struct sp_xstats *x)
 {
-	struct sp_walk w = { .x = x };
+	struct sp_xmaster *m = &x->master;
+	struct stripe_stat_set s;
+	struct stripe_xstats top;
+	int ret;
 
 	memset(x, 0, sizeof(*x));
-	return sp_attr_walk(buf, len, sp_top_cb, &w);
+	ret = stripe_xstats_decode(buf, len > INT_MAX ? INT_MAX : (int)len,
+				   &top);
+	x->has_role = top.has_role;
+	x->role = top.role;
+	x->skipped = top.bad;
+	if (top.master) {
+		x->has_master = true;
+		ret |= stripe_stats_decode(STRIPE_STAT_MASTER, top.master, &s);
+		SP_FILL(m, sp_master_fields, &s);
+		memcpy(m->name, s.name, sizeof(m->name));
+		m->has_sender_id = stripe_stat_has(&s,
+						   TCA_STRIPE_MSTAT_SENDER_ID);
+		m->has_senders = stripe_stat_has(&s,
+						 TCA_STRIPE_MSTAT_RX_SENDERS);
+		x->has_markers = stripe_stat_has(&s,
+						 TCA_STRIPE_MSTAT_TX_MARKERS) ||
+				 stripe_stat_has(&s,
+						 TCA_STRIPE_MSTAT_RX_MARKERS);
+		m->hold_hist_n = s.hist_n;
+		memcpy(m->hold_hist, s.hist, sizeof(m->hold_hist));
+		x->skipped += s.bad;
+	}
+	ret |= stripe_stats_each(top.links, TCA_STRIPE_XSTATS_LINK,
+				 sp_link_cb, x);
+	return ret ? -EINVAL : 0;
 }
 
 struct sp_qd {
