@@ -54,20 +54,30 @@ check_fails "an unknown option is refused by ip" \
 	'unknown option "reorderr"' gw link set stripe0 type stripe reorderr on
 
 # Raw rtnetlink, as a tool that does not check would send it
-newlink_raw() {	# NS NAME HEXDATA -- RTM_NEWLINK kind stripe, IFLA_INFO_DATA
-	ip netns exec "$1" python3 - "$2" "$3" <<'PY'
+# rtnl_raw NS newlink NAME HEXDATA -- RTM_NEWLINK kind stripe, IFLA_INFO_DATA
+# rtnl_raw NS setmaster DEV MASTER -- RTM_SETLINK IFLA_MASTER ("ip link set
+#   DEV master MASTER")
+# One request in raw rtnetlink, as a tool that does not check would send
+# it: prints the errno (negative) and the extack message
+rtnl_raw() {
+	ip netns exec "$1" python3 - "${@:2}" <<'PY'
 import socket, struct, sys
 def attr(t, p):
     return struct.pack("=HH", 4 + len(p), t) + p + bytes(-len(p) % 4)
-name = sys.argv[1].encode() + b"\0"
-data = bytes.fromhex(sys.argv[2])
-info = attr(1, b"stripe\0") + struct.pack("=HH", 4 + len(data), 2 | 0x8000) + data
-body = struct.pack("=BBHiII", 0, 0, 0, 0, 0, 0) + attr(3, name) + attr(18 | 0x8000, info)
+mode, a, b = sys.argv[1:4]
+if mode == "newlink":
+    data = bytes.fromhex(b)
+    info = attr(1, b"stripe\0") + struct.pack("=HH", 4 + len(data), 2 | 0x8000) + data
+    body = struct.pack("=BBHiII", 0, 0, 0, 0, 0, 0) + attr(3, a.encode() + b"\0") + attr(18 | 0x8000, info)
+    msg_type, msg_flags = 16, 0x605	# NEWLINK, REQUEST|ACK|CREATE|EXCL
+else:
+    dev, master = socket.if_nametoindex(a), socket.if_nametoindex(b)
+    body = struct.pack("=BBHiII", 0, 0, 0, dev, 0, 0) + attr(10, struct.pack("=I", master))
+    msg_type, msg_flags = 19, 0x5	# SETLINK, REQUEST|ACK
 s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
 s.setsockopt(270, 11, 1)	# NETLINK_EXT_ACK
 s.setsockopt(270, 10, 1)	# NETLINK_CAP_ACK: the error echoes the header only
-hdr = struct.pack("=IHHII", 16 + len(body), 16, 0x605, 1, 0)	# NEWLINK, REQUEST|ACK|CREATE|EXCL
-s.send(hdr + body)
+s.send(struct.pack("=IHHII", 16 + len(body), msg_type, msg_flags, 1, 0) + body)
 r = s.recv(65536)
 err = struct.unpack_from("=i", r, 16)[0]
 # the extack message: NLMSGERR_ATTR_MSG (1) after the echoed header
@@ -81,6 +91,8 @@ print(err, msg)
 sys.exit(0 if err == 0 else 1)
 PY
 }
+newlink_raw() { rtnl_raw "$1" newlink "$2" "$3"; }
+setmaster_raw() { rtnl_raw "$1" setmaster "$2" "$3"; }
 # attribute 99 (unknown), u32 7
 check_fails "an unknown attribute is refused" "Unknown attribute type" \
 	newlink_raw $GW stripe9 0800630007000000
@@ -92,32 +104,6 @@ check_fails "bytes that are no attribute are refused" "" \
 	newlink_raw $GW stripe9 0102
 check "... and none of them made a master" \
 	bash -c "! ip -n $GW link show stripe9 2>/dev/null"
-
-# setmaster_raw NS DEV MASTER -- "ip link set DEV master MASTER" in raw
-# rtnetlink: prints the errno (negative) and the extack message
-setmaster_raw() {
-	ip netns exec "$1" python3 - "$2" "$3" <<'PY'
-import socket, struct, sys
-def attr(t, p):
-    return struct.pack("=HH", 4 + len(p), t) + p + bytes(-len(p) % 4)
-dev, master = (socket.if_nametoindex(n) for n in sys.argv[1:3])
-body = struct.pack("=BBHiII", 0, 0, 0, dev, 0, 0) + attr(10, struct.pack("=I", master))
-s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
-s.setsockopt(270, 11, 1)	# NETLINK_EXT_ACK
-s.setsockopt(270, 10, 1)	# NETLINK_CAP_ACK
-s.send(struct.pack("=IHHII", 16 + len(body), 19, 0x5, 1, 0) + body)	# SETLINK, REQUEST|ACK
-r = s.recv(65536)
-err = struct.unpack_from("=i", r, 16)[0]
-off, msg = 16 + 4 + 16, ""
-while off + 4 <= len(r):
-    l, t = struct.unpack_from("=HH", r, off)
-    if l < 4: break
-    if t == 1: msg = r[off + 4:off + l].split(b"\0")[0].decode()
-    off += (l + 3) & ~3
-print(err, msg)
-sys.exit(0 if err == 0 else 1)
-PY
-}
 
 # --- links with ip link only ---
 check "ip link set g1 master stripe0" gw link set g1 master stripe0

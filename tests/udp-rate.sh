@@ -37,28 +37,29 @@ OFFER=$((LINK * 6 * 95 / 100))	# Mbit/s: 95 % of the links' rate
 export TB_LIMIT=1000
 sysctl -qw net.core.rmem_max=33554432 net.core.wmem_max=33554432
 
-# bundle REORDER -- six links, stripe0 at both ends, reorder REORDER
-bundle() {
+# links -- a new testbed: six links, delays 0..500 us
+links() {
 	local i
 	tb_cleanup
 	tb_setup 6 9000
 	for i in 1 2 3 4 5 6; do
 		tb_shape "$i" ${LINK}mbit "$(( (i - 1) * 100 ))us"
 	done
+}
+
+# bundle REORDER -- the links under stripe0 at both ends, reorder REORDER
+bundle() {
+	links
 	tb_stripe 6 &&
 	tc -n $GW qdisc change dev stripe0 root stripe reorder "$1" &&
 	tc -n $BL qdisc change dev stripe0 root stripe reorder "$1" &&
 	wait_for ip netns exec $GW ping -c 1 -W 1 10.9.0.2
 }
 
-# teql_bundle -- the same six links under teql0 at gw, teql1 at bl
+# teql_bundle -- the links under teql0 at gw, teql1 at bl
 teql_bundle() {
 	local i
-	tb_cleanup
-	tb_setup 6 9000
-	for i in 1 2 3 4 5 6; do
-		tb_shape "$i" ${LINK}mbit "$(( (i - 1) * 100 ))us"
-	done
+	links
 	modprobe sch_teql max_equalizers=2 &&
 	ip link set teql0 netns $GW && ip link set teql1 netns $BL || return 1
 	for i in 1 2 3 4 5 6; do
