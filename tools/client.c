@@ -18,6 +18,7 @@
 #include "net.h"
 #include "proto.h"
 #include "report.h"
+#include "report_stream.h"
 #include "runner.h"
 #include "session.h"
 #include "stripe_nl.h"
@@ -27,6 +28,11 @@
 static void sp_client_ival(struct sp_sess *s, unsigned int k)
 {
 	sp_report_ival(stdout, &s->res, k);
+}
+
+static void sp_client_jival(struct sp_sess *s, unsigned int k)
+{
+	sp_jstream_ival(s->report, &s->res, k);
 }
 
 static int sp_expect(struct sp_ctrl *c, const char *verb, struct sp_msg *m,
@@ -184,14 +190,15 @@ static int sp_client_remote(struct sp_ctrl *c, bool failed,
 	return ok;
 }
 
-/* The directions of the test: s, and for --bidir s2 (the server sends).
- * UDP receivers bind before PARAMS, which carries their port.
+/* The directions of the test: s, and for --bidir s2 (the server sends),
+ * whose intervals go to ival (NULL: none) with report. UDP receivers
+ * bind before PARAMS, which carries their port.
  */
 static int sp_client_sessions(struct sp_sess *s, struct sp_sess *s2,
 			      struct sp_params *p, struct sp_ctrl *ctrl,
 			      struct sp_addr *local,
-			      const struct sp_addr *peer, bool json,
-			      char *err, size_t errlen)
+			      const struct sp_addr *peer, sp_ival_fn ival,
+			      void *report, char *err, size_t errlen)
 {
 	struct sp_params rp = *p;
 	struct sp_sess *rcv;
@@ -203,10 +210,10 @@ static int sp_client_sessions(struct sp_sess *s, struct sp_sess *s2,
 		sp_sess_setup(s2, &rp, false, ctrl, local, peer);
 		rcv = s2;
 	}
-	if (!json) {
-		s->on_interval = sp_client_ival;
-		s2->on_interval = sp_client_ival;
-	}
+	s->on_interval = ival;
+	s2->on_interval = ival;
+	s->report = report;
+	s2->report = report;
 	if (!rcv || !rcv->udp)
 		return 0;
 	rcv->udp_fd = sp_udp_bind_like(local, err, errlen);
@@ -222,6 +229,7 @@ int sp_client_run(const struct sp_opts *o)
 {
 	struct sp_test_info info = { 0 };
 	struct sp_xstats *before = NULL;
+	struct sp_jstream *js = NULL;
 	struct sp_side *remote = NULL;
 	struct sp_addr peer, local;
 	struct sp_sess *s = NULL, *s2 = NULL;
@@ -231,6 +239,7 @@ int sp_client_run(const struct sp_opts *o)
 	struct sp_buf b;
 	char err[256] = "", rerr[256] = "", smsg[160] = "";
 	bool have_remote = false, stripe_ok = false;
+	sp_ival_fn ival = o->json ? NULL : sp_client_ival;
 	uint64_t port = 0;
 	int64_t deadline;
 	int fd, one = 1, rc = 1, run;
@@ -240,10 +249,16 @@ int sp_client_run(const struct sp_opts *o)
 	s = calloc(2, sizeof(*s));
 	remote = calloc(2, sizeof(*remote));
 	before = calloc(1, sizeof(*before));
-	if (!s || !remote || !before) {
+	if (o->json_stream) {
+		js = calloc(1, sizeof(*js));
+		ival = sp_client_jival;
+	}
+	if (!s || !remote || !before || (o->json_stream && !js)) {
 		fprintf(stderr, "stripe-perf: out of memory\n");
 		goto out;
 	}
+	if (js)
+		sp_jstream_init(js, stdout);
 	s2 = &s[1];
 	sp_sess_init(s);
 	sp_sess_init(s2);
@@ -265,7 +280,7 @@ int sp_client_run(const struct sp_opts *o)
 	sp_info_ctrl(&info, fd);
 
 	if (sp_client_params(o, fd, &peer, &p, err, sizeof(err)) ||
-	    sp_client_sessions(s, s2, &p, &ctrl, &local, &peer, o->json, err,
+	    sp_client_sessions(s, s2, &p, &ctrl, &local, &peer, ival, js, err,
 			       sizeof(err)))
 		goto out;
 
@@ -296,6 +311,7 @@ int sp_client_run(const struct sp_opts *o)
 	sp_info_streams(&info, s);
 	if (p.bidir)
 		sp_info_streams(&info, s2);
+	sp_info_params(&info, &p, false, o->interval);
 	deadline = sp_now_ns() + o->connect_ms * SP_NSEC_PER_MSEC;
 	if (sp_expect(&ctrl, "START", &m, deadline, err, sizeof(err)))
 		goto out;
@@ -309,6 +325,8 @@ int sp_client_run(const struct sp_opts *o)
 	sp_client_connected(s, o);
 	if (p.bidir)
 		sp_client_connected(s2, o);
+	if (js)
+		sp_jstream_start(js, &info, &s->res, p.bidir ? &s2->res : NULL);
 	run = sp_sess_run2(s, p.bidir ? s2 : NULL);
 	if (run)
 		snprintf(err, sizeof(err), "%s", s->err);
@@ -338,8 +356,13 @@ int sp_client_run(const struct sp_opts *o)
 	remote[0].bidir = p.bidir;
 	remote[1].bidir = p.bidir;
 
-	sp_info_params(&info, &p, false, o->interval);
-	if (o->json)
+	if (js)
+		sp_jstream_end(js, &info, &s->res,
+			       have_remote ? &remote[0] : NULL,
+			       p.bidir ? &s2->res : NULL,
+			       have_remote && p.bidir ? &remote[1] : NULL,
+			       err);
+	else if (o->json)
 		sp_report_json2(stdout, &info, &s->res,
 				have_remote ? &remote[0] : NULL,
 				p.bidir ? &s2->res : NULL,
@@ -354,6 +377,9 @@ int sp_client_run(const struct sp_opts *o)
 out:
 	if (rc && err[0])
 		fprintf(stderr, "stripe-perf: %s\n", err);
+	/* iperf3's readers wait for the end: a failed setup has one too */
+	if (js)
+		sp_jstream_fail(js, err);
 	sp_buf_free(&b);
 	sp_ctrl_close(&ctrl);
 	if (s) {
@@ -367,5 +393,6 @@ out:
 	free(s);
 	free(remote);
 	free(before);
+	free(js);
 	return rc;
 }

@@ -22,6 +22,7 @@ enum {
 	OPT_LOGFILE,
 	OPT_TIMESTAMPS,
 	OPT_BIDIR,
+	OPT_JSON_STREAM,
 };
 
 static const struct option sp_long_opts[] = {
@@ -35,6 +36,8 @@ static const struct option sp_long_opts[] = {
 	{ "bidir",		no_argument,		NULL, OPT_BIDIR },
 	{ "omit",		required_argument,	NULL, 'O' },
 	{ "json",		no_argument,		NULL, 'J' },
+	{ "json-stream",	no_argument,		NULL,
+	  OPT_JSON_STREAM },
 	{ "udp",		no_argument,		NULL, 'u' },
 	{ "bitrate",		required_argument,	NULL, 'b' },
 	{ "length",		required_argument,	NULL, 'l' },
@@ -70,6 +73,8 @@ void sp_usage(FILE *f)
 "  -p, --port PORT          control and data port (default %u)\n"
 "  -i, --interval SEC       seconds between reports, 0 = none (default 1)\n"
 "  -J, --json               JSON output\n"
+"      --json-stream        JSON output as events, one a line as they\n"
+"                           happen (iperf3 3.17's)\n"
 "  -B, --bind ADDR          bind to this local address\n"
 "  -4, --version4           IPv4 only\n"
 "  -6, --version6           IPv6 only\n"
@@ -357,6 +362,11 @@ int sp_parse_args(int argc, char **argv, struct sp_opts *o,
 			break;
 		case 'J':
 			o->json = true;
+			break;
+		case OPT_JSON_STREAM:
+			/* as iperf3: it is -J's output, told as it happens */
+			o->json = true;
+			o->json_stream = true;
 			break;
 		case 'u':
 			o->udp = true;

@@ -66,6 +66,7 @@ struct sp_opts {
 	bool reverse;
 	bool bidir;		/* --bidir: both directions at once */
 	bool json;
+	bool json_stream;	/* --json-stream: -J as events, a line each */
 	bool verbose;	/* -V: version, host and test settings too */
 	bool udp;
 	bool mptcp;

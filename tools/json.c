@@ -11,6 +11,13 @@ void sp_json_init(struct sp_json *j, FILE *f)
 	j->depth = 0;
 	j->first[0] = true;
 	j->error = false;
+	j->line = false;
+}
+
+void sp_json_init_line(struct sp_json *j, FILE *f)
+{
+	sp_json_init(j, f);
+	j->line = true;
 }
 
 static void sp_json_string(FILE *f, const char *s)
@@ -45,24 +52,32 @@ static void sp_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Separator, indentation and key before any value. */
-static void sp_json_pre(struct sp_json *j, const char *key)
+/* A new line indented to depth, unless all is on one line. */
+static void sp_json_indent(struct sp_json *j, int depth)
 {
 	int i;
 
+	if (j->line)
+		return;
+	fputc('\n', j->f);
+	for (i = 0; i < depth; i++)
+		fputs("  ", j->f);
+}
+
+/* Separator, indentation and key before any value. */
+static void sp_json_pre(struct sp_json *j, const char *key)
+{
 	if (j->depth > 0) {
 		if (!j->first[j->depth])
 			fputc(',', j->f);
-		fputc('\n', j->f);
-		for (i = 0; i < j->depth; i++)
-			fputs("  ", j->f);
+		sp_json_indent(j, j->depth);
 	} else if (!j->first[0]) {
 		j->error = true;	/* two top-level values */
 	}
 	j->first[j->depth] = false;
 	if (key) {
 		sp_json_string(j->f, key);
-		fputs(": ", j->f);
+		fputs(j->line ? ":" : ": ", j->f);
 	}
 }
 
@@ -80,17 +95,12 @@ static void sp_json_open(struct sp_json *j, const char *key, char c)
 
 static void sp_json_close(struct sp_json *j, char c)
 {
-	int i;
-
 	if (j->depth <= 0) {
 		j->error = true;
 		return;
 	}
-	if (!j->first[j->depth]) {
-		fputc('\n', j->f);
-		for (i = 0; i < j->depth - 1; i++)
-			fputs("  ", j->f);
-	}
+	if (!j->first[j->depth])
+		sp_json_indent(j, j->depth - 1);
 	j->depth--;
 	fputc(c, j->f);
 }

@@ -16,9 +16,14 @@ struct sp_json {
 	int depth;
 	bool first[SP_JSON_DEPTH];
 	bool error;	/* nesting too deep or unbalanced */
+	bool line;	/* all on one line, no blanks (--json-stream) */
 };
 
 void sp_json_init(struct sp_json *j, FILE *f);
+/* The same document on one line, as iperf3 writes each --json-stream
+ * event: a reader of lines gets one value a line
+ */
+void sp_json_init_line(struct sp_json *j, FILE *f);
 /* key is NULL inside arrays and for the outermost value */
 void sp_json_obj_begin(struct sp_json *j, const char *key);
 void sp_json_obj_end(struct sp_json *j);

@@ -839,13 +839,12 @@ void sp_info_params(struct sp_test_info *t, const struct sp_params *p,
 }
 
 /* stripe-perf's one object: what iperf3's tree has no key for */
-static void sp_json_own(struct sp_json *j, const struct sp_test_info *t,
-			const struct sp_side *local,
-			const struct sp_side *remote,
-			const struct sp_side *local_rev,
-			const struct sp_side *remote_rev)
+void sp_report_json_summary(struct sp_json *j, const struct sp_test_info *t,
+			    const struct sp_side *local,
+			    const struct sp_side *remote,
+			    const struct sp_side *local_rev,
+			    const struct sp_side *remote_rev)
 {
-	sp_json_obj_begin(j, "summary");
 	sp_json_str(j, "host", t->server ? "server" : "client");
 	sp_json_str(j, "family", t->family == AF_INET6 ? "ipv6" : "ipv4");
 	sp_json_dbl(j, "interval", t->interval);
@@ -859,7 +858,20 @@ static void sp_json_own(struct sp_json *j, const struct sp_test_info *t,
 		sp_json_stripe(j, "stripe", local);
 	if (remote && remote->stripe_asked)
 		sp_json_stripe(j, "remote_stripe", remote);
-	sp_json_obj_end(j);
+}
+
+void sp_report_json_end(struct sp_json *j, const struct sp_test_info *t,
+			const struct sp_side *local,
+			const struct sp_side *remote,
+			const struct sp_side *local_rev,
+			const struct sp_side *remote_rev)
+{
+	struct sp_i3_dir fwd = sp_dir(local, remote);
+	struct sp_i3_dir rev = sp_dir(local_rev, remote_rev);
+	bool bidir = local_rev || remote_rev;
+
+	sp_iperf3_end(j, t, &fwd, bidir ? &rev : NULL,
+		      local ? local : local_rev, remote ? remote : remote_rev);
 }
 
 void sp_report_json2(FILE *f, const struct sp_test_info *t,
@@ -867,9 +879,6 @@ void sp_report_json2(FILE *f, const struct sp_test_info *t,
 		     const struct sp_side *local_rev,
 		     const struct sp_side *remote_rev, const char *error)
 {
-	struct sp_i3_dir fwd = sp_dir(local, remote);
-	struct sp_i3_dir rev = sp_dir(local_rev, remote_rev);
-	bool bidir = local_rev || remote_rev;
 	struct sp_json j;
 
 	sp_json_init(&j, f);
@@ -878,9 +887,12 @@ void sp_report_json2(FILE *f, const struct sp_test_info *t,
 	sp_iperf3_start(&j, t);
 	sp_json_obj_end(&j);
 	sp_iperf3_intervals(&j, local, local_rev);
-	sp_iperf3_end(&j, t, &fwd, bidir ? &rev : NULL,
-		      local ? local : local_rev, remote ? remote : remote_rev);
-	sp_json_own(&j, t, local, remote, local_rev, remote_rev);
+	sp_json_obj_begin(&j, "end");
+	sp_report_json_end(&j, t, local, remote, local_rev, remote_rev);
+	sp_json_obj_end(&j);
+	sp_json_obj_begin(&j, "summary");
+	sp_report_json_summary(&j, t, local, remote, local_rev, remote_rev);
+	sp_json_obj_end(&j);
 	if (error && *error)
 		sp_json_str(&j, "error", error);
 	sp_json_obj_end(&j);

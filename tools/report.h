@@ -83,6 +83,21 @@ void sp_report_json2(FILE *f, const struct sp_test_info *t,
 		     const struct sp_side *local_rev,
 		     const struct sp_side *remote_rev, const char *error);
 
+/* The members of -J's "end" and "summary" objects (already open), which
+ * --json-stream writes as events too
+ */
+struct sp_json;
+void sp_report_json_end(struct sp_json *j, const struct sp_test_info *t,
+			const struct sp_side *local,
+			const struct sp_side *remote,
+			const struct sp_side *local_rev,
+			const struct sp_side *remote_rev);
+void sp_report_json_summary(struct sp_json *j, const struct sp_test_info *t,
+			    const struct sp_side *local,
+			    const struct sp_side *remote,
+			    const struct sp_side *local_rev,
+			    const struct sp_side *remote_rev);
+
 /* -V: the version, the host and the time, as iperf3 -V starts */
 void sp_report_verbose_host(FILE *f);
 /* -V: the test's settings, as iperf3 -V's "Starting Test" line */

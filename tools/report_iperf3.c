@@ -126,14 +126,13 @@ static const struct sp_ival *sp_i3_row(const struct sp_side *s,
 	return s && k < s->niv ? &s->iv[(size_t)k * s->ivw] : NULL;
 }
 
-/* The sum of row k of s, as key; a row the other direction has and s
- * not yet (its last one) is a zero row of the other's times.
+/* The sum of s's row, as key; a row the other direction has and s not
+ * yet (its last one) is a zero row of the other's times.
  */
 static void sp_i3_sum(struct sp_json *j, const struct sp_side *s,
-		      unsigned int k, const struct sp_ival *other,
+		      const struct sp_ival *row, const struct sp_ival *other,
 		      const char *key)
 {
-	const struct sp_ival *row = sp_i3_row(s, k);
 	struct sp_ival zero = { 0 };
 
 	if (row) {
@@ -147,41 +146,43 @@ static void sp_i3_sum(struct sp_json *j, const struct sp_side *s,
 }
 
 static void sp_i3_streams(struct sp_json *j, const struct sp_side *s,
-			  unsigned int k)
+			  const struct sp_ival *row)
 {
-	const struct sp_ival *row = sp_i3_row(s, k);
 	unsigned int i;
 
 	for (i = 0; row && i + 1 < s->ivw; i++)
 		sp_i3_ival(j, s, &row[i], sp_i3_socket(s, i), NULL);
 }
 
+void sp_iperf3_interval(struct sp_json *j, const char *key,
+			const struct sp_side *local, const struct sp_ival *a,
+			const struct sp_side *rev, const struct sp_ival *b)
+{
+	sp_json_obj_begin(j, key);
+	sp_json_arr_begin(j, "streams");
+	sp_i3_streams(j, local, a);
+	sp_i3_streams(j, rev, b);
+	sp_json_arr_end(j);
+	if (local)
+		sp_i3_sum(j, local, a, b ? &b[rev->ivw - 1] : NULL, "sum");
+	if (rev)
+		sp_i3_sum(j, rev, b, a ? &a[local->ivw - 1] : NULL,
+			  "sum_bidir_reverse");
+	sp_json_obj_end(j);
+}
+
 void sp_iperf3_intervals(struct sp_json *j, const struct sp_side *local,
 			 const struct sp_side *rev)
 {
-	const struct sp_ival *a, *b;
 	unsigned int k, n;
 
 	n = local ? local->niv : 0;
 	if (rev && rev->niv > n)
 		n = rev->niv;
 	sp_json_arr_begin(j, "intervals");
-	for (k = 0; k < n; k++) {
-		a = sp_i3_row(local, k);
-		b = sp_i3_row(rev, k);
-		sp_json_obj_begin(j, NULL);
-		sp_json_arr_begin(j, "streams");
-		sp_i3_streams(j, local, k);
-		sp_i3_streams(j, rev, k);
-		sp_json_arr_end(j);
-		if (local)
-			sp_i3_sum(j, local, k, b ? &b[rev->ivw - 1] : NULL,
-				  "sum");
-		if (rev)
-			sp_i3_sum(j, rev, k, a ? &a[local->ivw - 1] : NULL,
-				  "sum_bidir_reverse");
-		sp_json_obj_end(j);
-	}
+	for (k = 0; k < n; k++)
+		sp_iperf3_interval(j, NULL, local, sp_i3_row(local, k), rev,
+				   sp_i3_row(rev, k));
 	sp_json_arr_end(j);
 }
 
@@ -311,7 +312,6 @@ void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
 		   const struct sp_i3_dir *fwd, const struct sp_i3_dir *rev,
 		   const struct sp_side *local, const struct sp_side *remote)
 {
-	sp_json_obj_begin(j, "end");
 	sp_json_arr_begin(j, "streams");
 	sp_i3_end_streams(j, t, fwd);
 	if (rev)
@@ -326,5 +326,4 @@ void sp_iperf3_end(struct sp_json *j, const struct sp_test_info *t,
 	if (fwd->rcv && fwd->rcv->congestion[0])
 		sp_json_str(j, "receiver_tcp_congestion",
 			    fwd->rcv->congestion);
-	sp_json_obj_end(j);
 }

@@ -23,6 +23,7 @@
 #include "net.h"
 #include "proto.h"
 #include "report.h"
+#include "report_stream.h"
 #include "runner.h"
 #include "session.h"
 #include "stripe_nl.h"
@@ -43,6 +44,11 @@ struct sp_pending {
 static void sp_server_ival(struct sp_sess *s, unsigned int k)
 {
 	sp_report_ival(stdout, &s->res, k);
+}
+
+static void sp_server_jival(struct sp_sess *s, unsigned int k)
+{
+	sp_jstream_ival(s->report, &s->res, k);
 }
 
 static void sp_log(const struct sp_opts *o, const char *fmt, ...)
@@ -298,11 +304,13 @@ static int sp_server_params(const struct sp_opts *o, struct sp_msg *m,
 }
 
 /* The directions of the test p (ss[1]: --bidir, the server sends), their
- * UDP sockets, ACCEPT, and the client's data connections.
+ * UDP sockets, ACCEPT, and the client's data connections. js: the
+ * --json-stream the intervals go to, else NULL.
  */
 static int sp_server_setup(const struct sp_opts *o, int lfd,
 			   struct sp_ctrl *ctrl, const struct sp_params *p,
-			   struct sp_sess **ss, char *err, size_t errlen)
+			   struct sp_sess **ss, struct sp_jstream *js,
+			   char *err, size_t errlen)
 {
 	struct sp_params rp = *p;
 	unsigned int k, port = 0, udp_port = 0;
@@ -319,8 +327,11 @@ static int sp_server_setup(const struct sp_opts *o, int lfd,
 		/* the client's interval, or ours when it asked for none */
 		if (!(p->interval > 0))
 			ss[k]->interval = o->interval;
-		if (!o->json)
+		if (js)
+			ss[k]->on_interval = sp_server_jival;
+		else if (!o->json)
 			ss[k]->on_interval = sp_server_ival;
+		ss[k]->report = js;
 		if (sp_server_streams(ss[k], ctrl->fd, p, &port, err, errlen))
 			return -1;
 		if (port)
@@ -381,6 +392,7 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 {
 	struct sp_test_info info = { 0 };
 	struct sp_xstats *before = NULL;
+	struct sp_jstream *js = NULL;
 	struct sp_sess *ss[2] = { NULL, NULL }, *s;
 	struct sp_addr la, ra;
 	struct sp_ctrl ctrl = *ctrlp;
@@ -398,6 +410,15 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 	sp_info_ctrl(&info, cfd);
 	sp_log(o, "Accepted connection from %s\n", info.remote);
 
+	if (o->json_stream) {
+		js = calloc(1, sizeof(*js));
+		if (!js) {
+			snprintf(err, sizeof(err), "out of memory");
+			sp_send_error(&ctrl, err);
+			goto out;
+		}
+		sp_jstream_init(js, stdout);
+	}
 	if (sp_server_params(o, m, &p, err, sizeof(err))) {
 		sp_send_error(&ctrl, err);
 		goto out;
@@ -416,7 +437,7 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 		sp_sess_init(ss[1]);
 	}
 	s = ss[0];
-	if (sp_server_setup(o, lfd, &ctrl, &p, ss, err, sizeof(err))) {
+	if (sp_server_setup(o, lfd, &ctrl, &p, ss, js, err, sizeof(err))) {
 		sp_send_error(&ctrl, err);
 		goto out;
 	}
@@ -435,6 +456,14 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 		snprintf(err, sizeof(err), "client went away before START");
 		goto out;
 	}
+	/* the data connections as they start, as the client notes them */
+	sp_info_streams(&info, s);
+	if (ss[1])
+		sp_info_streams(&info, ss[1]);
+	sp_info_params(&info, &p, true, s->interval);
+	if (js)
+		sp_jstream_start(js, &info, &s->res,
+				 ss[1] ? &ss[1]->res : NULL);
 
 	s->listen_fd = lfd;
 	ret = sp_sess_run2(s, ss[1]);
@@ -445,13 +474,12 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 			      false);
 	if (!ret || !strstr(err, "control connection"))
 		sp_server_results(&ctrl, ss);
-	sp_info_streams(&info, s);
-	if (ss[1])
-		sp_info_streams(&info, ss[1]);
 	rc = ret ? 1 : 0;
 
-	sp_info_params(&info, &p, true, s->interval);
-	if (o->json)
+	if (js)
+		sp_jstream_end(js, &info, &s->res, NULL,
+			       ss[1] ? &ss[1]->res : NULL, NULL, err);
+	else if (o->json)
 		sp_report_json2(stdout, &info, &s->res, NULL,
 				ss[1] ? &ss[1]->res : NULL, NULL, err);
 	else
@@ -460,6 +488,9 @@ static int sp_server_test(const struct sp_opts *o, int lfd,
 out:
 	if (rc && err[0])
 		fprintf(stderr, "stripe-perf: %s\n", err);
+	/* iperf3's readers wait for the end: a refused test has one too */
+	if (js)
+		sp_jstream_fail(js, err);
 	sp_buf_free(&b);
 	sp_ctrl_close(&ctrl);
 	if (ss[0])
@@ -468,6 +499,7 @@ out:
 		sp_sess_free(ss[1]);
 	free(ss[0]);
 	free(before);
+	free(js);
 	return rc;
 }
 

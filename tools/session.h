@@ -81,6 +81,7 @@ struct sp_sess {
 	int64_t cpu_sys_ns;
 	struct sp_side res;
 	sp_ival_fn on_interval;
+	void *report;		/* what on_interval reports to */
 	char err[256];
 	/* the data phase's loop state (session.c) */
 	struct sp_udp_rx *rx;

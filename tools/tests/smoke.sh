@@ -19,6 +19,27 @@ sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$1" "$2" 2>>"$T/jcheck.err
 }
 
 
+# stamp: each line of stdin as it arrives, after the time and a tab
+stamp()
+{
+	python3 -u -c 'import sys, time
+for l in iter(sys.stdin.readline, ""):
+    sys.stdout.write("%.3f\t%s" % (time.monotonic(), l))'
+}
+
+# reap PID: wait for a one-off server to finish its test, at most 5 s
+reap()
+{
+	local i
+
+	for i in $(seq 50); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # run a command; its exit code in RC, its duration in ms in ELAPSED
 timed()
 {
@@ -257,6 +278,47 @@ python3 "$(dirname "$0")/iperf3_compare.py" "$T/p2.json" "$I3" \
 ok $? "TCP -P 2 -J as iperf3's ($(basename "$I3")): $(tail -1 "$T/cmp.out")" \
 	"$T/cmp.out"
 
+# iperf3 3.17's --json-stream (review U1): a 2 s test with the events
+# on both ends, each line as it happens, each data as -J's of the same
+# place (the client's against tcp.json above, the server's against a -J
+# server's)
+MAIN=$PORT
+"$BIN" -s -p 0 -B 127.0.0.1 -1 --json-stream > >(stamp >"$T/jss.ev") \
+	2>"$T/jss.err" &
+jss=$!
+pids+=($jss)
+for i in $(seq 50); do
+	PORT=$(sed -n 's/^Server listening on .* port \([0-9]*\).*/\1/p' \
+		"$T/jss.err")
+	[ -n "$PORT" ] && break
+	sleep 0.1
+done
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 2 --json-stream 2>"$T/jsc.err" |
+	stamp >"$T/jsc.ev"
+rc=${PIPESTATUS[0]}
+reap "$jss"
+for i in $(seq 20); do
+	grep -q '"event":"end"' "$T/jss.ev" && break
+	sleep 0.1
+done
+python3 "$(dirname "$0")/iperf3_stream.py" "$T/jsc.ev" "$T/tcp.json" \
+	>"$T/jsc.out" 2>&1 && [ $rc -eq 0 ]
+ok $? "--json-stream client, 2 s: $(tail -1 "$T/jsc.out")" "$T/jsc.out"
+start_server jsj -B 127.0.0.1 -1 -J
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 >/dev/null 2>&1
+reap "${pids[-1]}"
+python3 "$(dirname "$0")/iperf3_stream.py" "$T/jss.ev" "$T/jsj.out" \
+	>"$T/jss.out" 2>&1
+ok $? "--json-stream server: $(tail -1 "$T/jss.out")" "$T/jss.out"
+start_server jsb -B 127.0.0.1 -1
+"$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -i 0.5 --bidir -P 2 --json-stream \
+	2>"$T/jsb.err" | stamp >"$T/jsb.ev"
+rc=${PIPESTATUS[0]}
+python3 "$(dirname "$0")/iperf3_stream.py" --lead 0.25 "$T/jsb.ev" \
+	"$T/bidir.json" >"$T/jsb.out" 2>&1 && [ $rc -eq 0 ]
+ok $? "--json-stream --bidir -P 2: $(tail -1 "$T/jsb.out")" "$T/jsb.out"
+PORT=$MAIN
+
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -O 0.5 -i 0.5 --bidir \
 	>"$T/bidir.out" 2>&1 && grep -q '^\[  0\]\[TX-C\].*(omitted)' \
 	"$T/bidir.out" && grep -q '^\[  1\]\[RX-C\]' "$T/bidir.out" &&
@@ -311,6 +373,15 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 timed "$BIN" -c 127.0.0.1 -p "$CLOSED" -t 1 >"$T/ref.out" 2>"$T/ref.err"
 [ $RC -eq 1 ] && grep -qi 'refused' "$T/ref.err"
 ok $? "connection refused: exit 1 with a clear message" "$T/ref.err"
+
+# as iperf3's, a test that never ran ends its events too
+"$BIN" -c 127.0.0.1 -p "$CLOSED" -t 1 --json-stream 2>/dev/null |
+	stamp >"$T/jsr.ev"
+[ "${PIPESTATUS[0]}" -eq 1 ] &&
+	python3 "$(dirname "$0")/iperf3_stream.py" "$T/jsr.ev" - \
+	>"$T/jsr.out" 2>&1
+ok $? "--json-stream, connection refused: an error event, an empty end" \
+	"$T/jsr.ev"
 
 # a server that accepts and then says nothing
 python3 -c 'import socket, time

@@ -47,6 +47,20 @@ void test_flags(void)
 		   !strcmp(o.bind, "::1"), "full client command line");
 	}
 	{
+		/* iperf3 3.17: --json-stream is JSON output, as events */
+		char *v1[] = { "stripe-perf", "-c", "h", "--json-stream",
+			       NULL };
+		char *v2[] = { "stripe-perf", "-s", "--json-stream", NULL };
+		char *v3[] = { "stripe-perf", "-c", "h", "-J", NULL };
+
+		ok(parse(ARGC(v1), v1, &o, err) == 0 && o.json &&
+		   o.json_stream && parse(ARGC(v2), v2, &o, err) == 0 &&
+		   o.mode == SP_MODE_SERVER && o.json && o.json_stream &&
+		   parse(ARGC(v3), v3, &o, err) == 0 && o.json &&
+		   !o.json_stream,
+		   "--json-stream: client and server, implies -J; -J alone is not");
+	}
+	{
 		char *v_[] = { "stripe-perf", "-c", "h", NULL };
 
 		ok(parse(ARGC(v_), v_, &o, err) == 0 && o.port == 5301 &&

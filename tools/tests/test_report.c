@@ -2,13 +2,14 @@
 /* The stripe counters in the human and JSON reports: the fields of uapi
  * commit 48d50b3 (markers, sender id, senders, hold-time histogram,
  * per-link skew) where the kernel sent them, and nothing of them where it
- * did not.
+ * did not. --json-stream's events: -J's parts, text for text.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../include/stripe_stats_names.h"
 #include "../report.h"
+#include "../report_stream.h"
 #include "tap.h"
 
 /* A client side with a master of two links; new: the new fields too */
@@ -260,10 +261,203 @@ static void test_report_json(void)
 	sp_side_free(&s);
 }
 
+/* A side of n streams with rows rows; bytes tell rows and streams apart */
+static void stream_side(struct sp_side *s, bool sender, unsigned int n,
+			unsigned int rows, uint64_t base)
+{
+	struct sp_ival *row;
+	unsigned int k, i;
+
+	sp_side_init(s, false, sender, false, n);
+	s->seconds = rows;
+	for (k = 0; k < rows; k++) {
+		row = sp_side_add_ival(s);
+		for (i = 0; i <= n; i++) {
+			row[i].start = k;
+			row[i].end = k + 1;
+			row[i].bytes = base + 100 * k + i;
+			row[i].rtt_us = 50 + i;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		s->st[i].bytes = base + i;
+		s->st[i].seconds = rows;
+	}
+	sp_side_sum_streams(s);
+}
+
+/* -J's document without its blanks, as the events write it */
+static void squeeze(char *p)
+{
+	bool in_str = false, esc = false;
+	char *q = p;
+
+	for (; *p; p++) {
+		if (!in_str && (*p == ' ' || *p == '\n'))
+			continue;
+		if (in_str && !esc && *p == '"')
+			in_str = false;
+		else if (!in_str && *p == '"')
+			in_str = true;
+		esc = in_str && !esc && *p == '\\';
+		*q++ = *p;
+	}
+	*q = '\0';
+}
+
+/* The data of line n of the events if it is event ev, else NULL */
+static char *event_data(const char *out, unsigned int n, const char *ev,
+			char *buf, size_t size)
+{
+	char head[64];
+	const char *end;
+	size_t len;
+
+	while (n-- && out)
+		out = strchr(out, '\n') ? strchr(out, '\n') + 1 : NULL;
+	end = out ? strchr(out, '\n') : NULL;
+	len = snprintf(head, sizeof(head), "{\"event\":\"%s\",\"data\":", ev);
+	if (!end || strncmp(out, head, len) || end[-1] != '}' ||
+	    (size_t)(end - out) - len >= size)
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)(end - out - len - 1), out + len);
+	return buf;
+}
+
+/* The events of a test of sides fwd (and with --bidir rev), their rows
+ * told in the order of order[] (0: fwd's next, 1: rev's next); and -J's
+ * document of the same, squeezed.
+ */
+static char *stream_of(const struct sp_side *fwd, const struct sp_side *rev,
+		       const struct sp_side *remote, const int *order,
+		       unsigned int n, const char *error, char **doc)
+{
+	struct sp_test_info t = { .streams = fwd->nstreams, .duration = 3,
+				  .interval = 1, .bidir = rev != NULL };
+	unsigned int k[2] = { 0, 0 }, i;
+	struct sp_jstream js;
+	char *out;
+	size_t len;
+	FILE *f;
+
+	f = open_memstream(doc, &len);
+	sp_report_json2(f, &t, fwd, remote, rev, NULL, error);
+	fclose(f);
+	squeeze(*doc);
+	f = open_memstream(&out, &len);
+	sp_jstream_init(&js, f);
+	sp_jstream_start(&js, &t, fwd, rev);
+	for (i = 0; i < n; i++) {
+		const struct sp_side *s = order[i] ? rev : fwd;
+
+		sp_jstream_ival(&js, s, k[order[i]]++);
+	}
+	sp_jstream_end(&js, &t, fwd, remote, rev, NULL, error);
+	fclose(f);
+	return out;
+}
+
+/* The interval events from line first on, joined by commas as they are
+ * in -J's intervals
+ */
+static void join_intervals(const char *out, unsigned int first,
+			   unsigned int n, char *buf, size_t size)
+{
+	char d[4096];
+	size_t len = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len < size; i++) {
+		if (!event_data(out, first + i, "interval", d, sizeof(d)))
+			d[0] = '\0';
+		len += snprintf(buf + len, size - len, "%s%s", i ? "," : "",
+				d);
+	}
+}
+
+static void test_report_stream(void)
+{
+	static const int one[] = { 0, 0, 0 };
+	/* --bidir: the reverse direction a row ahead, then the forward
+	 * one's last row alone, as a receiver's last one may be
+	 */
+	static const int two[] = { 0, 1, 1, 0, 0 };
+	struct sp_side fwd, rev, remote;
+	static char want[20480], got[16384], d[8192];
+	struct sp_jstream js;
+	char *out, *doc, *p;
+	size_t len;
+	FILE *f;
+
+	stream_side(&fwd, true, 2, 3, 1000);
+	stream_side(&remote, false, 2, 3, 2000);
+	remote.server = true;
+	out = stream_of(&fwd, NULL, &remote, one, 3, NULL, &doc);
+	ok(event_data(out, 0, "start", d, sizeof(d)) &&
+	   strstr(d, "\"connected\":[]") &&
+	   strstr(d, "\"test_start\":{\"protocol\":\"TCP\",\"num_streams\":2,"),
+	   "stream: start first, its data -J's start");
+	join_intervals(out, 1, 3, got, sizeof(got));
+	snprintf(want, sizeof(want), "\"intervals\":[%s],", got);
+	ok(got[0] && strstr(doc, want),
+	   "stream: an interval event per element of -J's intervals, as text");
+	if (!strstr(doc, want))
+		diag("events: %s", got);
+	p = event_data(out, 4, "summary", d, sizeof(d));
+	snprintf(want, sizeof(want), "\"summary\":%s", p ? p : "?");
+	ok(p && strstr(doc, want),
+	   "stream: then summary, -J's summary");
+	p = event_data(out, 5, "end", d, sizeof(d));
+	snprintf(want, sizeof(want), "\"end\":%s,", p ? p : "?");
+	ok(p && strstr(doc, want) && strstr(p, "\"sum_received\":"),
+	   "stream: end last, -J's end");
+	p = strchr(out, '\0');
+	ok(p > out && p[-1] == '\n' && !event_data(out, 6, "end", d, sizeof(d)),
+	   "stream: nothing after the end");
+	free(out);
+	free(doc);
+
+	stream_side(&rev, false, 2, 2, 3000);
+	rev.bidir = fwd.bidir = true;
+	out = stream_of(&fwd, &rev, NULL, two, 5, "peer aborted", &doc);
+	join_intervals(out, 1, 3, got, sizeof(got));
+	snprintf(want, sizeof(want), "\"intervals\":[%s],", got);
+	ok(strstr(doc, want) &&
+	   strstr(got, "\"sum_bidir_reverse\":{\"start\":2,\"end\":3,"
+		       "\"seconds\":1,\"bytes\":0,"),
+	   "stream --bidir: a time's rows in one event, a lone row with zero sums, as -J");
+	if (!strstr(doc, want))
+		diag("events: %s", got);
+	ok(event_data(out, 4, "error", d, sizeof(d)) &&
+	   !strcmp(d, "\"peer aborted\"") &&
+	   strstr(doc, "\"error\":\"peer aborted\"") &&
+	   event_data(out, 5, "summary", d, sizeof(d)) &&
+	   event_data(out, 6, "end", d, sizeof(d)),
+	   "stream: a failed test's error, then summary and end");
+	free(out);
+	free(doc);
+
+	f = open_memstream(&out, &len);
+	sp_jstream_init(&js, f);
+	sp_jstream_fail(&js, "connection refused");
+	sp_jstream_fail(&js, "again");
+	fclose(f);
+	ok(!strcmp(out, "{\"event\":\"error\","
+			"\"data\":\"connection refused\"}\n"
+			"{\"event\":\"end\",\"data\":{}}\n"),
+	   "stream: no test, as iperf3: the error and an empty end, once");
+	free(out);
+	sp_side_free(&fwd);
+	sp_side_free(&rev);
+	sp_side_free(&remote);
+}
+
 void test_report(void)
 {
 	test_report_stat_names();
 	test_report_rate();
 	test_report_text();
 	test_report_json();
+	test_report_stream();
 }

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check stripe-perf's --json-stream events against its -J document of
+the same test, as iperf3 3.17 writes its events.
+
+    iperf3_stream.py [--lead SEC] STREAM JSON
+    iperf3_stream.py STREAM -
+
+STREAM holds the lines as a reader got them, each "SECONDS<TAB>LINE",
+SECONDS when the line arrived. Every line is one JSON object with just
+"event" and "data". With a JSON document (another run of the same test):
+the events are start, interval (one or more), error (when the document
+has one), summary, end; each data has the keys and kinds of the part of
+the document of that name, start, an element of intervals, summary, end,
+down to the leaves; the interval sums are the summary's local intervals
+(a --bidir row alone may add zero sums); the first interval arrived at
+least --lead seconds (default 0.5) before the end, as a reader following
+the stream sees them. With "-": a test that never ran, an error and an
+empty end. Exit 1 on a mismatch, each on a line.
+"""
+import json
+import sys
+
+errors = []
+
+
+def fail(msg):
+    errors.append(msg)
+
+
+def kind(v):
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return "number"
+    if v is None:
+        return "null"
+    return type(v).__name__
+
+
+def shape(v):
+    """Keys and kinds down to the leaves; a list by its elements' shapes"""
+    if isinstance(v, dict):
+        return {k: shape(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return sorted({json.dumps(shape(x), sort_keys=True) for x in v})
+    return kind(v)
+
+
+def diff(a, b, path):
+    """Where shapes a (events) and b (-J) differ"""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(a.keys() | b.keys()):
+            if k not in b:
+                fail(f"{path}/{k}: only in the events")
+            elif k not in a:
+                fail(f"{path}/{k}: only in -J")
+            else:
+                diff(a[k], b[k], f"{path}/{k}")
+    elif isinstance(a, list) and isinstance(b, list):
+        # an empty list (none of that yet) matches any
+        if a and b and a != b:
+            fail(f"{path}[]: elements differ: {a} / {b}")
+    elif a != b:
+        fail(f"{path}: {a} in the events, {b} in -J")
+
+
+def read_events(path):
+    events = []
+    for n, line in enumerate(open(path), 1):
+        when, _, text = line.rstrip("\n").partition("\t")
+        try:
+            e = json.loads(text)
+        except ValueError as ex:
+            fail(f"line {n}: not JSON ({ex}): {text[:80]}")
+            continue
+        if not isinstance(e, dict) or sorted(e) != ["data", "event"]:
+            fail(f"line {n}: not an object of event and data: {text[:80]}")
+            continue
+        events.append((float(when), e["event"], e["data"]))
+    return events
+
+
+def sums(rows, key):
+    return [(r[key]["start"], r[key]["end"], r[key]["bytes"]) for r in rows]
+
+
+def check_sums(events, summary):
+    """The events' sums hold the summary's intervals in order; what else
+    they have is a zero row of a --bidir direction without one"""
+    rows = [d for _, e, d in events if e == "interval"]
+    for key, side in (("sum", summary),
+                      ("sum_bidir_reverse", summary.get("bidir_reverse"))):
+        if not side or not rows or key not in rows[0]:
+            continue
+        want = [(i["start"], i["end"], i["bytes"])
+                for i in side["local"]["intervals"]]
+        got = sums(rows, key)
+        extra = list(got)
+        for w in want:
+            if w not in extra:
+                fail(f"interval {key} {w} of the summary is no event's")
+                break
+            extra.remove(w)
+        if any(b for _, _, b in extra):
+            fail(f"interval {key}: events not in the summary: {extra}")
+
+
+def main():
+    args = sys.argv[1:]
+    lead = 0.5
+    if args[:1] == ["--lead"]:
+        lead = float(args[1])
+        args = args[2:]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    events = read_events(args[0])
+    names = [e for _, e, _ in events]
+
+    if args[1] == "-":
+        if names != ["error", "end"] or events[1][2] != {} or \
+                not isinstance(events[0][2], str) or not events[0][2]:
+            fail(f"a test that never ran: events {names}, want error, end")
+        return
+
+    doc = json.load(open(args[1]))
+    n = names.count("interval")
+    want = ["start"] + ["interval"] * n + \
+        (["error"] if "error" in doc else []) + ["summary", "end"]
+    if not n or names != want:
+        fail(f"events {names}, want start, interval x N (N >= 1), "
+             "[error,] summary, end")
+    first = {}
+    for when, e, d in events:
+        first.setdefault(e, (when, d))
+    for name, part in (("start", doc.get("start")),
+                       ("interval", (doc.get("intervals") or [None])[0]),
+                       ("summary", doc.get("summary")),
+                       ("end", doc.get("end"))):
+        if name in first and part is not None:
+            diff(shape(first[name][1]), shape(part), name)
+    if "summary" in first:
+        check_sums(events, first["summary"][1])
+    if "interval" in first and "end" in first and \
+            first["end"][0] - first["interval"][0] < lead:
+        fail(f"the first interval came {first['end'][0] - first['interval'][0]:.3f} s "
+             f"before the end, not {lead} s: not as it happened")
+    if not errors:
+        print(f"{len(events)} events: start, {n} intervals, "
+              f"{', '.join(names[n + 1:])}; data as -J's")
+
+
+if __name__ == "__main__":
+    main()
+    for e in errors:
+        print(e)
+    sys.exit(1 if errors else 0)
