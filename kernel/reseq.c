@@ -668,6 +668,19 @@ static s32 stripe_reseq_base_owd(const struct stripe_rx_sender *s, u32 link)
 	return min(s->owd_min[link], s->owd_min_last[link]);
 }
 
+/* A frame of @s came late on @link: one number it skipped was not lost.
+ * The newest wait is the likeliest to be its (reordering is short).
+ */
+static void stripe_reseq_late_on_link(struct stripe_rx_sender *s, u32 link)
+{
+	if (s->gap_new[link])
+		s->gap_new[link]--;
+	else if (s->gap_old[link])
+		s->gap_old[link]--;
+	else if (s->link_lost[link])
+		s->link_lost[link]--;
+}
+
 /* The frame after @s's last on @link has @lseq: the numbers between were
  * lost on the link, or are late (a link that is not FIFO: each one late
  * takes one back, stripe_reseq_note_link).  A jump too long for a lost run
@@ -682,12 +695,11 @@ static void stripe_reseq_note_lseq(struct stripe_rx_sender *s, u32 link,
 	u8 skipped = lseq - s->lseq[link] - 1;
 
 	if (same_gseq && (s8)(lseq - s->lseq[link]) < 0) {
-		if (s->link_lost[link])
-			s->link_lost[link]--;
+		stripe_reseq_late_on_link(s, link);
 		return;
 	}
 	if (skipped < STRIPE_RX_LSEQ_RUN_MAX)
-		s->link_lost[link] += skipped;
+		s->gap_new[link] += skipped;
 	s->lseq[link] = lseq;
 }
 
@@ -769,8 +781,7 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		 * not lost after all.
 		 */
 		r->stats.link_reordered++;
-		if (s->link_lost[link])
-			s->link_lost[link]--;
+		stripe_reseq_late_on_link(s, link);
 	}
 	s->link_seen[link] = now->ns;
 	s->fb_silent_before[link] = 0;
@@ -1138,6 +1149,8 @@ void stripe_reseq_forget_link(struct stripe_reseq *r, u32 link)
 		s->link_frames[link] = 0;
 		s->link_bytes[link] = 0;
 		s->link_lost[link] = 0;
+		s->gap_new[link] = 0;
+		s->gap_old[link] = 0;
 		memset(s->gap_hist[link], 0, sizeof(s->gap_hist[link]));
 		memset(s->gap_hist_last[link], 0,
 		       sizeof(s->gap_hist_last[link]));
@@ -1364,6 +1377,15 @@ bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
 	msg->peer = s->id;
 	msg->n = 0;
 	newest = stripe_reseq_newest(s);
+	/* What waited an interval or two counts lost now */
+	if (now - s->gap_since >= STRIPE_RX_LOSS_WAIT_NS) {
+		for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
+			s->link_lost[i] += s->gap_old[i];
+			s->gap_old[i] = s->gap_new[i];
+			s->gap_new[i] = 0;
+		}
+		s->gap_since = now;
+	}
 	bitmap_copy(msg->links, s->links, STRIPE_RX_LINKS);
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
 		struct stripe_link_report *rep = &msg->report[msg->n++];

@@ -43,6 +43,13 @@
 #define STRIPE_RX_FB_NEW_MAX	4
 #define STRIPE_RX_FB_NEW_NS	(STRIPE_FEEDBACK_INTERVAL_MS * 1000ULL * 1000)
 #define STRIPE_RX_LINKS		64	/* link ids, STRIPE_MAX_LINKS */
+/* An lseq number a link skipped is reported lost once it waited this long,
+ * twice over at most: a frame late on its own link (frames of one link put
+ * on the backlogs of two CPUs by veth, a busy receiver) takes it back
+ * meanwhile.  The sender cannot take back a loss it was told of: it judges
+ * the link by it (share.c).
+ */
+#define STRIPE_RX_LOSS_WAIT_NS	(STRIPE_FEEDBACK_INTERVAL_MS * 1000ULL * 1000)
 /* Longer runs of lseq numbers skipped are not counted as lost */
 #define STRIPE_RX_LSEQ_RUN_MAX	64
 /* A sender idle this long may give its slot to a new one when the table is
@@ -201,7 +208,13 @@ struct stripe_rx_sender {
 	u8 wire_link[STRIPE_RX_LINKS];
 	u8 addr[STRIPE_RX_LINKS][ETH_ALEN];
 	u32 link_frames[STRIPE_RX_LINKS];
-	u32 link_lost[STRIPE_RX_LINKS];	/* lseq numbers skipped */
+	u32 link_lost[STRIPE_RX_LINKS];	/* lseq numbers skipped, reported */
+	/* Skipped numbers that wait before they count lost: those since
+	 * gap_since, and those of the interval before (stripe_reseq_feedback)
+	 */
+	u32 gap_new[STRIPE_RX_LINKS];
+	u32 gap_old[STRIPE_RX_LINKS];
+	u64 gap_since;			/* ns */
 	u8 lseq[STRIPE_RX_LINKS];	/* the last frame's on the link */
 	u32 link_bytes[STRIPE_RX_LINKS];
 	u64 fb_since;			/* ns, end of the last long pause */
