@@ -360,12 +360,10 @@ static int stripe_change(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 	if (q->master)
 		return stripe_master_apply(q->master, tb, extack);
-	if (!link) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "this qdisc joins no master: replace it with \"stripe master NAME\"");
-		return -EINVAL;
-	}
 
+	/* A link's qdisc: one joined to no master has handle 0, which tc
+	 * never changes (a default qdisc), so @link is set
+	 */
 	m = rtnl_dereference(link->master);
 	if (tb[TCA_STRIPE_MASTER] &&
 	    (!m || nla_strcmp(tb[TCA_STRIPE_MASTER], m->dev->name))) {
