@@ -149,10 +149,14 @@ check_timing "udp-rate: ... the slowest second >= 3/4 of reorder off's median ($
 	test $(( $(slowest "$on") * 4 )) -ge $(( $(median "$off") * 3 ))
 check "udp-rate: ... loss $(loss "$on") % <= reorder off's $(loss "$off") % + 1" \
 	python3 -c "import sys; sys.exit(not $(loss "$on") <= $(loss "$off") + 1)"
-# Taken for lossy (a pace of 1/1024) is issue 27's collapse; how far the
-# queueing rule cuts a link is a matter of timing: on the debug kernel the
-# receiver's CPU, not the links, queues the frames, unevenly
-check "udp-rate: ... no link is taken for lossy (least pace ${least_raw:-none}/1024)" \
+# Both are timing checks: how far the queueing rule cuts a link depends on
+# the receiver's CPU (on the debug kernel it, not the links, queues the
+# frames, unevenly), and on a busy host a link is still taken for lossy
+# now and then with nothing lost (CI, 2026-12-06: every second delivered,
+# 83-119 Mbit/s): the receiver reports frames late on their own link as
+# lost (issue 12, open).  Every second delivered (above) is issue 27's
+# collapse.
+check_timing "udp-rate: ... no link is taken for lossy (least pace ${least_raw:-none}/1024)" \
 	test "${least_raw:-0}" -gt 1
 check_timing "udp-rate: ... the sender keeps every link at half its share or more (least $least %)" \
 	test "$least" -ge 50
