@@ -19,6 +19,8 @@ import json
 import math
 import sys
 
+from jsoncheck import errors, fail, kind
+
 # keys stripe-perf writes in iperf3's tree that iperf3 3.12 does not: as
 # iperf3 3.13 and later write them
 NEWER = {"start/test_start/bidir"}
@@ -26,20 +28,6 @@ NEWER = {"start/test_start/bidir"}
 OWN = {"summary", "error"}
 RATE_FACTOR = 20	# loopback rates vary with the host and its load
 CWND_FACTOR = 10	# same order of magnitude
-
-errors = []
-
-
-def fail(msg):
-    errors.append(msg)
-
-
-def kind(v):
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    return type(v).__name__
 
 
 def shape(sp, i3, path):

@@ -21,21 +21,7 @@ empty end. Exit 1 on a mismatch, each on a line.
 import json
 import sys
 
-errors = []
-
-
-def fail(msg):
-    errors.append(msg)
-
-
-def kind(v):
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if v is None:
-        return "null"
-    return type(v).__name__
+from jsoncheck import errors, fail, kind
 
 
 def shape(v):
