@@ -138,14 +138,16 @@ static enum hrtimer_restart stripe_fb_timer(struct hrtimer *timer)
 	struct stripe_master *m = container_of(timer, struct stripe_master,
 					       fb_timer);
 	struct stripe_feedback_msg *msg = &m->fb_msg;
+	u64 caught_up = stripe_rx_caught_up(m, ktime_get_ns());
 	bool any = false, ok;
 	u32 slot;
 
 	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++) {
 		spin_lock(&m->rx.lock);
 		slot = stripe_reseq_next_slot(&m->rx.reseq, slot);
+		/* now under the lock: no frame taken is newer */
 		ok = stripe_reseq_feedback(&m->rx.reseq, slot, ktime_get_ns(),
-					   STRIPE_FB_LOST_NS, msg);
+					   caught_up, STRIPE_FB_LOST_NS, msg);
 		spin_unlock(&m->rx.lock);
 		if (!ok)
 			continue;

@@ -285,7 +285,8 @@ static int stripe_master_init(struct net_device *dev)
 	stripe_link_state_init(m);
 	m->srr = alloc_percpu(struct stripe_srr);
 	m->stats = netdev_alloc_pcpu_stats(struct stripe_master_stats);
-	if (!m->srr || !m->stats)
+	m->rx.cpu_at = alloc_percpu(u64);
+	if (!m->srr || !m->stats || !m->rx.cpu_at)
 		goto err;
 	if (stripe_master_rebuild(m))
 		goto err;
@@ -294,6 +295,7 @@ static int stripe_master_init(struct net_device *dev)
 err:
 	free_percpu(m->srr);
 	free_percpu(m->stats);
+	free_percpu(m->rx.cpu_at);
 	return -ENOMEM;
 }
 
@@ -329,6 +331,7 @@ static void stripe_master_destructor(struct net_device *dev)
 
 	free_percpu(m->srr);
 	free_percpu(m->stats);
+	free_percpu(m->rx.cpu_at);
 }
 
 static void stripe_get_stats64(struct net_device *dev,

@@ -179,17 +179,29 @@ static void stripe_reseq_release(struct stripe_reseq *r,
 	__skb_queue_tail(&r->out, skb);
 }
 
+/* The sender's last frame, or @caught_up if that is earlier: the time up
+ * to which every CPU took the frames that came for us (stripe_rx_caught_up()
+ * in rx.c).  A link's silence counts no further: what it delivered since
+ * may still wait on a CPU that was held off.
+ */
+static u64 stripe_reseq_heard_to(const struct stripe_rx_sender *s,
+				 u64 caught_up)
+{
+	return min(s->last_seen, caught_up);
+}
+
 /* How long @link has been silent while its sender was heard on others:
- * measured up to the sender's last frame, not to now, so that the link
- * that carried a burst's last frame is not called silent once the burst
- * is over; and from the end of the sender's last pause at the earliest.
+ * measured up to the sender's last frame (at most @to), not to now, so
+ * that the link that carried a burst's last frame is not called silent
+ * once the burst is over; and from the end of the sender's last pause at
+ * the earliest.
  */
 static u64 stripe_reseq_silent_for(const struct stripe_rx_sender *s,
-				   unsigned int link)
+				   unsigned int link, u64 to)
 {
 	u64 since = max(s->link_seen[link], s->active_since);
 
-	return s->last_seen > since ? s->last_seen - since : 0;
+	return to > since ? to - since : 0;
 }
 
 /* The longest wait a late frame needed lately (STRIPE_RX_LATE_WINDOW_NS) */
@@ -257,7 +269,7 @@ static bool stripe_reseq_gap_lost(const struct stripe_rx_sender *s,
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
 		if (!seq_before(s->newest[i], gseq))
 			continue;
-		if (stripe_reseq_silent_for(s, i) > cfg->silent_ns ||
+		if (stripe_reseq_silent_for(s, i, s->last_seen) > cfg->silent_ns ||
 		    test_bit(i, s->stale))
 			*behind_out = true;	/* out of the rule */
 		else
@@ -576,14 +588,23 @@ static u64 stripe_reseq_lost_after(const struct stripe_rx_sender *s, u32 link,
 }
 
 /* Count the gap between two frames of @link, while its sender is active
- * (not across a pause), in the window of the delays.
+ * (not across a pause), in the window of the delays.  The gap is the
+ * link's own: the sender's last quiet in it, when no link had a frame (a
+ * stall of its CPU shorter than a pause), is not the link's, and must not
+ * buy it more time before feedback calls it lost
+ * (stripe_reseq_lost_after()).
  */
 static void stripe_reseq_note_gap(struct stripe_rx_sender *s, u32 link,
 				  u64 now)
 {
-	u64 gap_ms = div_u64(now - max(s->link_seen[link], s->fb_since),
-			     NSEC_PER_MSEC);
+	u64 since = max(s->link_seen[link], s->fb_since);
+	u64 gap_ns = now - since, gap_ms;
+	u64 from = max(since, s->quiet_from);
 	unsigned int k;
+
+	if (s->quiet_to > from)
+		gap_ns -= min(gap_ns, s->quiet_to - from);
+	gap_ms = div_u64(gap_ns, NSEC_PER_MSEC);
 
 	if (now - s->gap_window > STRIPE_RX_OWD_WINDOW_NS) {
 		memcpy(s->gap_hist_last, s->gap_hist, sizeof(s->gap_hist));
@@ -603,11 +624,11 @@ static void stripe_reseq_note_gap(struct stripe_rx_sender *s, u32 link,
  * dead link would never be reported).
  */
 static u64 stripe_reseq_fb_silent_for(const struct stripe_rx_sender *s,
-				      unsigned int link)
+				      unsigned int link, u64 to)
 {
 	u64 since = max(s->link_seen[link], s->fb_since);
 
-	return s->last_seen > since ? s->last_seen - since : 0;
+	return to > since ? to - since : 0;
 }
 
 /* The newest gseq any of the sender's links carried */
@@ -654,7 +675,7 @@ static void stripe_reseq_fb_pause(struct stripe_rx_sender *s, u64 now)
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
 		s->fb_silent_before[i] = busy ?
 			s->fb_silent_before[i] +
-			stripe_reseq_fb_silent_for(s, i) : 0;
+			stripe_reseq_fb_silent_for(s, i, s->last_seen) : 0;
 		s->fb_missed[i] = stripe_reseq_fb_missed(s, i, newest) ?
 			min(s->fb_missed[i] + 1, U8_MAX) : 0;
 	}
@@ -747,6 +768,10 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		s->fb_period_frames++;
 		if (wi->flags & STRIPE_WIRE_F_MARKER)
 			s->fb_period_marked = true;
+		if (now->ns - s->last_seen >= STRIPE_RX_QUIET_NS) {
+			s->quiet_from = s->last_seen;
+			s->quiet_to = now->ns;
+		}
 		s->last_seen = now->ns;
 		stripe_reseq_note_gap(s, link, now->ns);
 	}
@@ -1193,7 +1218,7 @@ bool stripe_reseq_sends_data(const struct stripe_reseq *r, u32 id, u64 now,
  */
 bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 			      const struct stripe_reseq_cfg *cfg, u32 link,
-			      u64 now)
+			      u64 now, u64 caught_up)
 {
 	const struct stripe_rx_sender *s = stripe_reseq_latest(r);
 
@@ -1202,7 +1227,9 @@ bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 	/* Never heard on: perhaps the peer is not on that link at all */
 	if (!test_bit(link, s->links))
 		return false;
-	return stripe_reseq_silent_for(s, link) > cfg->silent_ns;
+	return stripe_reseq_silent_for(s, link,
+				       stripe_reseq_heard_to(s, caught_up)) >
+	       cfg->silent_ns;
 }
 
 /* The longest wait any sender's gaps need now (stripe_reseq_late_ns()) */
@@ -1237,7 +1264,7 @@ bool stripe_reseq_peer(const struct stripe_reseq *r, u32 slot,
 	p->age_ms = div_u64(now - stripe_reseq_heard_at(s), NSEC_PER_MSEC);
 	for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
 		p->links++;
-		if (stripe_reseq_silent_for(s, i) > silent_ns ||
+		if (stripe_reseq_silent_for(s, i, s->last_seen) > silent_ns ||
 		    test_bit(i, s->stale))
 			p->silent++;
 		owd = stripe_reseq_base_owd(s, i);
@@ -1303,7 +1330,7 @@ u32 stripe_reseq_max_skew(const struct stripe_reseq *r)
 
 static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
 				  unsigned int link, u32 newest, u64 now,
-				  u64 lost_ns)
+				  u64 caught_up, u64 lost_ns)
 {
 	u64 lost_after = stripe_reseq_lost_after(s, link, lost_ns);
 	unsigned int missed = s->fb_missed[link];
@@ -1316,7 +1343,9 @@ static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
 	if (now - s->fb_data_at > STRIPE_RX_IDLE_NS)
 		return s->link_seen[link] < s->fb_since ?
 		       STRIPE_WIRE_LINK_UNKNOWN : STRIPE_WIRE_LINK_DELIVERING;
-	if (s->fb_silent_before[link] + stripe_reseq_fb_silent_for(s, link) >
+	if (s->fb_silent_before[link] +
+	    stripe_reseq_fb_silent_for(s, link,
+				       stripe_reseq_heard_to(s, caught_up)) >
 	    lost_after)
 		return STRIPE_WIRE_LINK_LOST;
 	/* The current period counts once the sender was quiet long enough
@@ -1339,12 +1368,15 @@ static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
  * the link.  A link is LOST when it delivered nothing for @lost_ns, or
  * twice the longest quiet it showed lately if that is longer, while the
  * sender's other links did (measured, like the loss rule's silence, up to
- * the sender's last frame: a pause or a stall of the whole sender is not a
- * link's fault).  Each report carries the least queueing delay the link
- * showed since the last one, which starts a new interval.
+ * the sender's last frame, and no further than @caught_up: a pause or a
+ * stall of the whole sender is not a link's fault, nor is a CPU of ours
+ * that has not taken the link's frames yet).  Each report carries the
+ * least queueing delay the link showed since the last one, which starts a
+ * new interval.
  */
 bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
-			   u64 lost_ns, struct stripe_feedback_msg *msg)
+			   u64 caught_up, u64 lost_ns,
+			   struct stripe_feedback_msg *msg)
 {
 	struct stripe_rx_sender *s;
 	unsigned int i;
@@ -1377,8 +1409,11 @@ bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
 	msg->peer = s->id;
 	msg->n = 0;
 	newest = stripe_reseq_newest(s);
-	/* What waited an interval or two counts lost now */
-	if (now - s->gap_since >= STRIPE_RX_LOSS_WAIT_NS) {
+	/* What waited an interval or two counts lost now, if every CPU took
+	 * our frames since (one held off may hold the late frame)
+	 */
+	if (now - s->gap_since >= STRIPE_RX_LOSS_WAIT_NS &&
+	    caught_up >= s->gap_since) {
 		for_each_set_bit(i, s->links, STRIPE_RX_LINKS) {
 			s->link_lost[i] += s->gap_old[i];
 			s->gap_old[i] = s->gap_new[i];
@@ -1393,7 +1428,7 @@ bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
 
 		rep->link = s->wire_link[i];
 		rep->state = stripe_reseq_link_state(s, i, newest, now,
-						     lost_ns);
+						     caught_up, lost_ns);
 		rep->age_ms = min_t(u64, age_ms, U16_MAX);
 		rep->frames = s->link_frames[i];
 		rep->bytes = s->link_bytes[i];

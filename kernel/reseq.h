@@ -73,6 +73,10 @@
 #define STRIPE_RX_REBASE_NS	(1000ULL * 1000 * 1000)
 #define STRIPE_RX_REBASE_GSEQ	BIT(28)
 #define STRIPE_RX_GAP_BUCKETS	9	/* < 1, 2, 4 .. 128 ms, and longer */
+/* A sender heard on no link for this long was quiet: its gaps are not its
+ * links' (an active sender marks every link each millisecond)
+ */
+#define STRIPE_RX_QUIET_NS	(2ULL * 1000 * 1000)
 /* The base one-way delay of a link is its least over one to two windows */
 #define STRIPE_RX_OWD_WINDOW_NS	(1000ULL * 1000 * 1000)
 /* ... and the base its queueing delay is measured from, over longer ones */
@@ -229,9 +233,12 @@ struct stripe_rx_sender {
 	 */
 	u8 fb_missed[STRIPE_RX_LINKS];
 	/* Gaps between two frames of a link, by length (bucket k: shorter
-	 * than 2^k ms), in this window of the delays and the last
+	 * than 2^k ms), in this window of the delays and the last; less the
+	 * sender's last quiet in them (ns: from its frame before, to the one
+	 * after), in which no link had a frame of it
 	 */
 	u64 gap_window;
+	u64 quiet_from, quiet_to;
 	u16 gap_hist[STRIPE_RX_LINKS][STRIPE_RX_GAP_BUCKETS];
 	u16 gap_hist_last[STRIPE_RX_LINKS][STRIPE_RX_GAP_BUCKETS];
 	/* Least one-way delay per link (us) in this window and the last */
@@ -369,11 +376,12 @@ bool stripe_reseq_sends_data(const struct stripe_reseq *r, u32 id, u64 now,
 			     u64 window);
 bool stripe_reseq_link_silent(const struct stripe_reseq *r,
 			      const struct stripe_reseq_cfg *cfg, u32 link,
-			      u64 now);
+			      u64 now, u64 caught_up);
 bool stripe_reseq_skew(const struct stripe_reseq *r, u32 link, u32 *skew_us);
 u32 stripe_reseq_max_skew(const struct stripe_reseq *r);
 u64 stripe_reseq_max_late(const struct stripe_reseq *r, u64 now);
 bool stripe_reseq_feedback(struct stripe_reseq *r, u32 slot, u64 now,
-			   u64 lost_ns, struct stripe_feedback_msg *msg);
+			   u64 caught_up, u64 lost_ns,
+			   struct stripe_feedback_msg *msg);
 
 #endif /* _STRIPE_RESEQ_H */

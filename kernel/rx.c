@@ -230,6 +230,7 @@ void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 	 * frames and links the resequencer compares.
 	 */
 	now.ns = ktime_get_ns();
+	this_cpu_write(*rx->cpu_at, now.ns);
 	ok = stripe_reseq_frame(&rx->reseq, &cfg, link->id, &wi, skb, &now);
 	stripe_rx_up(m);
 	stripe_rx_arm(m);
@@ -260,8 +261,37 @@ bool stripe_rx_sends_data(struct stripe_master *m, u32 id, u64 now)
 	return sends;
 }
 
+/* A CPU that took no frame of ours for this long is idle, not behind */
+#define STRIPE_RX_CPU_IDLE_NS	(STRIPE_FEEDBACK_LOST_MS * NSEC_PER_MSEC)
+
+/* The time up to which every CPU has taken the frames that came for us.
+ * A link's frames wait on the CPU they arrived on (RSS, or a veth's
+ * sender): one held off (its softirqs left to ksoftirqd on a busy
+ * receiver, or a vCPU the host does not run) leaves them there while the
+ * other CPUs go on, and the link would look silent though it delivers.
+ * So a CPU that took a frame in the last STRIPE_RX_CPU_IDLE_NS holds the
+ * time back to that frame.  One quiet for longer is idle: were it behind,
+ * it would be a stall longer than a lost link's silence.  It does not
+ * hold the time back, and so a link that died alone on its CPU is found
+ * as soon as before.
+ */
+u64 stripe_rx_caught_up(struct stripe_master *m, u64 now)
+{
+	u64 at, caught_up = now;
+	int cpu;
+
+	/* (a CPU whose frame is newer than @now took it since: no limit) */
+	for_each_online_cpu(cpu) {
+		at = READ_ONCE(*per_cpu_ptr(m->rx.cpu_at, cpu));
+		if (at && now - at < STRIPE_RX_CPU_IDLE_NS)
+			caught_up = min(caught_up, at);
+	}
+	return caught_up;
+}
+
 /* Does the peer's traffic no longer arrive on @link?  (marker.c) */
-bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link)
+bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link,
+			   u64 caught_up)
 {
 	struct stripe_rx *rx = &m->rx;
 	struct stripe_reseq_cfg cfg;
@@ -270,7 +300,7 @@ bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link)
 	stripe_rx_cfg(m, &cfg);
 	spin_lock_bh(&rx->lock);
 	silent = stripe_reseq_link_silent(&rx->reseq, &cfg, link->id,
-					  ktime_get_ns());
+					  ktime_get_ns(), caught_up);
 	spin_unlock_bh(&rx->lock);
 	return silent;
 }

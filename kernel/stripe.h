@@ -279,6 +279,10 @@ struct stripe_rx {
 	struct work_struct pool_work;
 	u64 skew_ns;			/* largest measured, for hold-auto */
 	u64 late_ns;			/* longest late wait, for hold-auto */
+	/* ns, when each CPU last took a frame of ours: written by that CPU
+	 * only, read by the feedback and marker timers (stripe_rx_caught_up)
+	 */
+	u64 __percpu *cpu_at;
 };
 
 /* Bytes a flow bucket sent lately, for stripe-min.  Written by every CPU
@@ -456,7 +460,9 @@ bool stripe_ndisc_answer(struct stripe_master *m, struct sk_buff *skb);
 void stripe_rx_count_malformed(struct stripe_master *m);
 void stripe_rx_frame(struct stripe_master *m, struct stripe_link *link,
 		     struct sk_buff *skb);
-bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link);
+u64 stripe_rx_caught_up(struct stripe_master *m, u64 now);
+bool stripe_rx_link_silent(struct stripe_master *m, struct stripe_link *link,
+			   u64 caught_up);
 bool stripe_rx_sends_data(struct stripe_master *m, u32 id, u64 now);
 u64 stripe_hold_ns(const struct stripe_master *m);
 void stripe_rx_update_skew(struct stripe_master *m);

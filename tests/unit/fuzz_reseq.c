@@ -244,7 +244,7 @@ static void check_feedback(struct stripe_reseq *r, u32 slot, u64 now)
 	static struct stripe_feedback_msg msg;
 	unsigned int i;
 
-	if (!stripe_reseq_feedback(r, slot, now, 20 * 1000 * 1000, &msg))
+	if (!stripe_reseq_feedback(r, slot, now, now, 20 * 1000 * 1000, &msg))
 		return;
 	if (msg.n > STRIPE_RX_LINKS)
 		fail("feedback: more reports than links");

@@ -234,7 +234,7 @@ static u32 feedback_at(u64 t, struct stripe_feedback_msg *msg)
 	u32 slot;
 
 	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
-		if (stripe_reseq_feedback(&r, slot, t, 20 * MS, msg))
+		if (stripe_reseq_feedback(&r, slot, t, t, 20 * MS, msg))
 			break;
 	return slot;
 }
@@ -262,7 +262,7 @@ static void test_feedback(void)
 		frame_on(0, 10, g++, t, false);
 		frame_on(1, 11, g++, t, false);
 	}
-	stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg);
+	stripe_reseq_feedback(&r, slot, t, t, 20 * MS, &msg);
 	a = report_of(&msg, 10);
 	b = report_of(&msg, 11);
 	c = report_of(&msg, 12);
@@ -274,20 +274,21 @@ static void test_feedback(void)
 	/* The sender left link 2 and stops: only probes arrive, on link 2 */
 	for (; t < 1070 * MS; t += 5 * MS)
 		frame_on(2, 12, g - 1, t, true);
-	stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg);
+	stripe_reseq_feedback(&r, slot, t, t, 20 * MS, &msg);
 	a = report_of(&msg, 10);
 	c = report_of(&msg, 12);
 	check(a && c && c->state == STRIPE_WIRE_LINK_DELIVERING &&
 	      a->state == STRIPE_WIRE_LINK_DELIVERING,
 	      "feedback: probes show the link back, and do not make the idle links lost");
-	check(!stripe_reseq_feedback(&r, slot, t + 2000 * MS, 20 * MS, &msg),
+	check(!stripe_reseq_feedback(&r, slot, t + 2000 * MS, t + 2000 * MS,
+				     20 * MS, &msg),
 	      "feedback: none for a sender idle for a second");
 	/* It sends data to another peer on these links: we get its markers */
 	for (t += 2000 * MS; t < 3200 * MS; t += 5 * MS) {
 		marker(0, 5, g, t);
 		marker(1, 5, g++, t);
 	}
-	check(!stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg),
+	check(!stripe_reseq_feedback(&r, slot, t, t, 20 * MS, &msg),
 	      "feedback: none for a sender heard only by its markers");
 	/* ... and it probes link 0 while link 2, busy with the other
 	 * peer's frames, gets no markers: we report, but lose no link
@@ -297,10 +298,82 @@ static void test_feedback(void)
 		marker(1, 5, g++, t);
 	}
 	frame_on(0, 10, g - 1, t, true);
-	check(stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg) &&
+	check(stripe_reseq_feedback(&r, slot, t, t, 20 * MS, &msg) &&
 	      report_of(&msg, 12) &&
 	      report_of(&msg, 12)->state != STRIPE_WIRE_LINK_LOST,
 	      "feedback: without its data here, no link is reported lost");
+}
+
+/* Link 1's frames wait on a CPU that is held off (it took its last frame
+ * of ours 6 ms after link 1's last), while links 0 and 2 go on for 25 ms
+ * on another: silence counts only up to what that CPU took, so link 1 is
+ * not lost; with every CPU caught up, the same 25 ms is a lost link.  The
+ * sender's own loss rule for its transmit (link_silent) reads it alike.
+ */
+static void test_feedback_cpu_behind(void)
+{
+	static struct stripe_feedback_msg msg;
+	struct stripe_reseq_cfg rule = cfg;
+	u64 t = 1000 * MS, held_off;
+	u32 g = 1, slot;
+
+	rule.silent_ns = 20 * MS;
+	start();
+	for (; t < 1100 * MS; t += MS) {
+		frame_on(0, 10, g++, t, false);
+		frame_on(1, 11, g++, t, false);
+		frame_on(2, 12, g++, t, false);
+	}
+	/* link 1's last frame came at 1099 ms; the held-off CPU's at 1105 */
+	held_off = t + 5 * MS;
+	for (; t < 1126 * MS; t += MS) {
+		frame_on(0, 10, g++, t, false);
+		frame_on(2, 12, g++, t, false);
+	}
+	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+		if (stripe_reseq_feedback(&r, slot, t, held_off, 20 * MS, &msg))
+			break;
+	check(report_of(&msg, 11) &&
+	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_DELIVERING &&
+	      report_of(&msg, 10) &&
+	      report_of(&msg, 10)->state == STRIPE_WIRE_LINK_DELIVERING,
+	      "feedback: a link whose CPU has not caught up is not lost");
+	check(!stripe_reseq_link_silent(&r, &rule, 1, t, held_off),
+	      "feedback: ... nor silent to the loss rule of our transmit");
+	stripe_reseq_feedback(&r, slot, t, t, 20 * MS, &msg);
+	check(report_of(&msg, 11) &&
+	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_LOST,
+	      "feedback: ... and is, 25 ms silent, once every CPU caught up");
+	check(stripe_reseq_link_silent(&r, &rule, 1, t, t),
+	      "feedback: ... and silent to that rule");
+}
+
+/* The sender stalls 18 ms in every 25 (its CPU busy elsewhere): no link
+ * has a frame meanwhile.  Those are the sender's gaps, not its links':
+ * they do not buy a link more time before it is lost (twice the 99th
+ * percentile gap would be 64 ms), and 25 ms of quiet on link 1 while
+ * link 0 delivers is lost.
+ */
+static void test_feedback_gap_own(void)
+{
+	static struct stripe_feedback_msg msg;
+	u64 t = 1000 * MS;
+	u32 g = 1, slot, i;
+
+	start();
+	for (i = 0; t < 1400 * MS; t += MS, i++) {
+		if (i % 25 >= 1 && i % 25 < 19)
+			continue;	/* the sender stalls */
+		frame_on(0, 10, g++, t, false);
+		frame_on(1, 11, g++, t, false);
+	}
+	/* link 1's last frame came at 1399 ms; 25 ms of quiet follow */
+	for (; t < 1425 * MS; t += MS)
+		frame_on(0, 10, g++, t, false);
+	slot = feedback_at(t, &msg);
+	check(slot < STRIPE_RX_SENDERS && report_of(&msg, 11) &&
+	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_LOST,
+	      "feedback: the sender's stalls give a link no more time");
 }
 
 /* A link whose frames normally come 15 ms apart (a slow link, a busy
@@ -327,7 +400,7 @@ static void test_feedback_slow_link(void)
 	      "feedback: 25 ms of quiet on a link with 15 ms gaps is not a loss");
 	for (; t < 1220 * MS; t += MS)
 		frame_on(0, 10, g++, t, false);
-	stripe_reseq_feedback(&r, slot, t, 20 * MS, &msg);
+	stripe_reseq_feedback(&r, slot, t, t, 20 * MS, &msg);
 	check(report_of(&msg, 11) &&
 	      report_of(&msg, 11)->state == STRIPE_WIRE_LINK_LOST,
 	      "feedback: ... 34 ms (over twice its gap) is");
@@ -672,7 +745,7 @@ static void test_link_silent_for_failover(void)
 	u64 t;
 
 	start();
-	check(!stripe_reseq_link_silent(&r, &cfg, 0, 0),
+	check(!stripe_reseq_link_silent(&r, &cfg, 0, 0, 0),
 	      "failover: no sender, no silent link");
 	for (t = 0; t <= 100 * MS; t += 1 * MS) {
 		data(0, 1, 5, 2 * t, 2 * t, t);
@@ -680,18 +753,19 @@ static void test_link_silent_for_failover(void)
 			data(1, 1, 5, 2 * t + 1, 2 * t + 1, t);
 	}
 	__skb_queue_purge(&r.out);
-	check(!stripe_reseq_link_silent(&r, &cfg, 0, 100 * MS),
+	check(!stripe_reseq_link_silent(&r, &cfg, 0, 100 * MS, 100 * MS),
 	      "failover: a link that delivers is not silent");
-	check(stripe_reseq_link_silent(&r, &cfg, 1, 100 * MS),
+	check(stripe_reseq_link_silent(&r, &cfg, 1, 100 * MS, 100 * MS),
 	      "failover: a link quiet for a hold bound while the sender is active is silent");
-	check(!stripe_reseq_link_silent(&r, &cfg, 1, 500 * MS),
+	check(!stripe_reseq_link_silent(&r, &cfg, 1, 500 * MS, 500 * MS),
 	      "failover: once the sender went quiet too, nothing is called silent");
 	start();
 	data(0, 1, 5, 1, 1, 0);
 	marker(1, 1, 1, 1 * MS);	/* a burst ends with a marker 1 ms later */
-	check(!stripe_reseq_link_silent(&r, &cfg, 0, 50 * MS + 500 * US),
+	check(!stripe_reseq_link_silent(&r, &cfg, 0, 50 * MS + 500 * US,
+					50 * MS + 500 * US),
 	      "failover: the link of a burst's last frame is not silent after it");
-	check(!stripe_reseq_link_silent(&r, &cfg, 2, 100 * MS),
+	check(!stripe_reseq_link_silent(&r, &cfg, 2, 100 * MS, 100 * MS),
 	      "failover: a link never heard on is not (the peer may not be there)");
 	start();
 }
@@ -1141,7 +1215,7 @@ static void test_feedback_new_senders(void)
 		data(0, 0x0F000000 + i, 1, 1, 1, 0);
 	__skb_queue_purge(&r.out);
 	for (slot = 0; slot < STRIPE_RX_SENDERS; slot++) {
-		if (!stripe_reseq_feedback(&r, slot, MS, 20 * MS, &msg))
+		if (!stripe_reseq_feedback(&r, slot, MS, MS, 20 * MS, &msg))
 			continue;
 		reports++;
 		busy += msg.peer == 1;
@@ -1352,8 +1426,9 @@ static void test_feedback_lost(void)
 	static const u8 lseqs[] = { 250, 251, 253, 254, 2, 3 };
 	static struct stripe_feedback_msg msg;
 	const struct stripe_link_report *a;
-	u32 seq = 1;
+	u32 seq = 1, slot;
 	unsigned int i;
+	u64 held;
 
 	start();
 	/* 252, 255, 0 and 1 skipped (across the wrap): 4 lost */
@@ -1422,6 +1497,33 @@ static void test_feedback_lost(void)
 	a = report_of(&msg, 10);
 	check(a && a->lost == 3,
 	      "lost: ... and once its frame came late, never");
+	/* Its frame waits on a CPU held off since before it was skipped
+	 * (stripe_rx_caught_up()): not lost while that CPU has not caught
+	 * up, however long it waits
+	 */
+	seq++;
+	lseq_frame(seq, seq, 108, false, &now);
+	held = now.ns;
+	now.ns += MS;
+	lseq_frame(seq + 2, seq + 2, 110, false, &now);
+	for (i = 0; i < 3; i++) {
+		now.ns += STRIPE_RX_LOSS_WAIT_NS;
+		for (slot = 0; slot < STRIPE_RX_SENDERS; slot++)
+			if (stripe_reseq_feedback(&r, slot, now.ns, held,
+						  20 * MS, &msg))
+				break;
+	}
+	a = report_of(&msg, 10);
+	check(a && a->lost == 3,
+	      "lost: a skipped number waits for every CPU to catch up");
+	lseq_frame(seq + 1, seq + 1, 109, false, &now);
+	now.ns += STRIPE_RX_LOSS_WAIT_NS;
+	feedback_at(now.ns, &msg);
+	now.ns += STRIPE_RX_LOSS_WAIT_NS;
+	feedback_at(now.ns, &msg);
+	a = report_of(&msg, 10);
+	check(a && a->lost == 3,
+	      "lost: ... and its frame, taken then, is not lost");
 }
 
 /* Frames 1 (link 0) and 2 (link 1) of @wi's sender, then 4 on link 0:
@@ -1637,13 +1739,13 @@ static void test_refused_frame_moves_nothing(void)
 	      "refused: a duplicate or a frame too far ahead does not release the gap");
 	/* (a report: the next one shows the queue of the frames after it) */
 	stripe_reseq_feedback(&r, stripe_reseq_next_slot(&r, 0),
-			      now + 35 * US, 20 * MS, &msg);
+			      now + 35 * US, now + 35 * US, 20 * MS, &msg);
 	frame_from(1, 5, 2, 2, peer, now + 40 * US, 100);
 	check(OUT(TAG(0, 2), TAG(0, 3)) && !r.stats.lost_link,
 	      "refused: ... which the real frame fills");
 	/* Their delay (-1 s) did not become the link's base: no queue shown */
 	check(stripe_reseq_feedback(&r, stripe_reseq_next_slot(&r, 0),
-				    now + 50 * US, 20 * MS, &msg) &&
+				    now + 50 * US, now + 50 * US, 20 * MS, &msg) &&
 	      msg.n == 2 && msg.report[1].queue_us < 1000,
 	      "refused: ... and did not move the link's delay baseline");
 	/* After 10 s of quiet, a refused frame from another address does not
@@ -1721,6 +1823,8 @@ int main(void)
 	test_parse_feedback();
 	test_feedback();
 	test_feedback_slow_link();
+	test_feedback_cpu_behind();
+	test_feedback_gap_own();
 	test_feedback_bursty_sender();
 	test_feedback_after_pause();
 	test_feedback_stalled_sender();
