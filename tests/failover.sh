@@ -25,17 +25,6 @@ OUT=$TOP/build/failover.$$
 mkdir -p "$TOP/build"
 trap 'rm -f "$OUT".*; tb_cleanup' EXIT
 
-rx_stat() {	# rx_stat FIELD -- a counter of bl's master
-	tc -n $BL -s -j qdisc show dev stripe0 |
-		python3 -c "import json,sys; print(json.load(sys.stdin)[0]['master'].get('$1', 0))"
-}
-link_field() {	# link_field NS LINK FIELD -- a link's entry in the master's stats
-	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-for l in json.load(sys.stdin)[0].get("links", []):
-    if l.get("name") == sys.argv[1]:
-        print(str(l.get(sys.argv[2], 0)).lower())' "$2" "$3"
-}
 # stream SECS NAME -- a TCP stream in the background; results in $OUT.NAME
 stream() {
 	ip netns exec $BL "$SP" -s -1 -i 0 >/dev/null 2>&1 &
@@ -63,11 +52,11 @@ check "a clean stream runs (reference)" test "${clean:-0}" -gt 0
 
 # --- 1 % loss on link 3 -----------------------------------------------------
 tb_shape 3 100mbit 200us 1%
-ll0=$(rx_stat rx_lost_link) lt0=$(rx_stat rx_lost_timeout)
+ll0=$(master_field $BL rx_lost_link) lt0=$(master_field $BL rx_lost_timeout)
 stream 6 lossy
 wait $STREAM_PID
 lossy=$(goodput lossy)
-ll=$(( $(rx_stat rx_lost_link) - ll0 )) lt=$(( $(rx_stat rx_lost_timeout) - lt0 ))
+ll=$(( $(master_field $BL rx_lost_link) - ll0 )) lt=$(( $(master_field $BL rx_lost_timeout) - lt0 ))
 log "1% loss on link 3: $lossy Mbit/s; gaps closed by the link rule $ll, by timeout $lt"
 # TCP halves its window at each of these real losses: it slows, not stops.
 check "loss on one link: the stream keeps going (>= 25 % of clean)" \
@@ -112,13 +101,13 @@ check_timing "cut link: 4 s of 10 on five links keep most of the rate (>= 70 % o
 	at_least "$cut" "$clean" 70
 
 # --- link 5 down at the sender mid-stream -------------------------------------
-lt0=$(rx_stat rx_lost_timeout)
+lt0=$(master_field $BL rx_lost_timeout)
 stream 6 down
 sleep 2
 ip -n $GW link set g5 down
 wait $STREAM_PID
 down=$(goodput down)
-lt=$(( $(rx_stat rx_lost_timeout) - lt0 ))
+lt=$(( $(master_field $BL rx_lost_timeout) - lt0 ))
 log "g5 down at 2 s: $down Mbit/s; gaps closed by timeout $lt"
 check "link down at the sender: the stream survives (>= 50 % of clean)" \
 	at_least "$down" "$clean" 50

@@ -108,10 +108,7 @@ mem_back() {
 	fi
 }
 
-mstat() {	# mstat NS FIELD -- a counter of NS's stripe0 master
-	tc -n "$1" -s -j qdisc show dev stripe0 2>/dev/null |
-		python3 -c "import json,sys; print(json.load(sys.stdin)[0]['master'].get('$2', 0))" 2>/dev/null
-}
+held_none() { [ "$(master_field $BL rx_held)" = 0 ]; }	# bl holds no frame
 
 modref() {	# the module's reference count (its qdiscs), or "gone"
 	awk '$1 == "sch_stripe" {print $3; f=1} END {if (!f) print "gone"}' /proc/modules
@@ -218,8 +215,9 @@ remaster() {
 }
 
 links_active() {	# links_active NS N -- stripe0 has N links, all active
-	[ "$(mstat "$1" links)" = "$2" ] && [ "$(mstat "$1" active)" = "$2" ]
+	[ "$(master_field "$1" links)" = "$2" ] && [ "$(master_field "$1" active)" = "$2" ]
 }
+all_active() { links_active $GW 6 && links_active $BL 6; }	# both masters
 
 # =====================================================================
 MEM_BASE=$(mem_now)
@@ -264,7 +262,7 @@ rm -f "$TOP/build/flap-gw.$$" "$TOP/build/flap-bl.$$"
 log "A: $FLAPS flaps of gw's g6 and bl's b5 took $(( $(date +%s) - t0 )) s"
 check "A: $FLAPS flaps of a link on each side ran" test "$r1$r2" = 00
 check "A: all six links active again on both masters" \
-	wait_for bash -c "$(declare -f mstat links_active); links_active $GW 6 && links_active $BL 6"
+	wait_for all_active
 log "A: sender's sockets after the flaps: $(sender_sockets)"
 log "A: links (flags, tx packets) at gw: $(link_flags $GW); at bl: $(link_flags $BL)"
 stream_alive "A: after the flaps"
@@ -290,7 +288,7 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 done
 check "B: two links on each side removed and re-added 10 times ($ok)" test "$ok" = 10
 check "B: six links on each master again" \
-	wait_for bash -c "$(declare -f mstat links_active); links_active $GW 6 && links_active $BL 6"
+	wait_for all_active
 stream_alive "B: after the removals"
 kernel_clean "B"
 
@@ -299,12 +297,12 @@ LIMIT=300
 HOLD_MS=1000
 check "C: buffer-limit $LIMIT, flow-limit 100, hold-max ${HOLD_MS}ms on bl" \
 	master_opts $BL buffer-limit $LIMIT flow-limit 100 hold-max ${HOLD_MS}ms
-ll0=$(mstat $BL rx_lost_limit)
+ll0=$(master_field $BL rx_lost_limit)
 # Sample rx_held while the forged frames arrive, and right after them (from
 # inside the injector: hold-max, at most 1 s, leaves no time to start tc).
 (
 	for i in $(seq 1 $((8 * SLOW))); do
-		mstat $BL rx_held
+		master_field $BL rx_held
 		sleep 0.1
 	done
 ) >"$TOP/build/held.$$" &
@@ -317,7 +315,7 @@ wait $sampler
 samples=$(tr '\n' ' ' <"$TOP/build/held.$$")
 rm -f "$TOP/build/held.$$"
 max=$(echo "$samples $h_after" | tr ' ' '\n' | sort -n | tail -1)
-ll1=$(mstat $BL rx_lost_limit)
+ll1=$(master_field $BL rx_lost_limit)
 log "C: forged $held frames behind gaps; rx_held samples: $samples; after: $h_after; lost_limit +$((ll1 - ll0))"
 check_timing "C: the forged sender drove rx_held up to the limit (max $max >= $((LIMIT / 2)))" \
 	test "${max:-0}" -ge $((LIMIT / 2))
@@ -344,10 +342,10 @@ traffic_stop
 # passed nothing in all that time), so the other flows' gaps then go by
 # the link rule: one timeout at least, and one gap per flow in all.
 master_opts $BL buffer-limit 8192 flow-limit 1024
-wait_for bash -c "$(declare -f mstat); [ \"\$(mstat $BL rx_held)\" = 0 ]"
-lt0=$(mstat $BL rx_lost_timeout)
-ll0=$(mstat $BL rx_lost_limit)
-lk0=$(mstat $BL rx_lost_link)
+wait_for held_none
+lt0=$(master_field $BL rx_lost_timeout)
+ll0=$(master_field $BL rx_lost_limit)
+lk0=$(master_field $BL rx_lost_link)
 held=$(ip netns exec $GW $INJECT hold g1 "$(mac_of $BL b1)" g2 "$(mac_of $BL b2)" \
 	--sender 0x5EED0C02 --flows 8 --per-flow 150 --step sleep:0.3 --lead 0.1 \
 	--ns $BL --out $TOP/build/held-json.$$ --step "tc:qdisc show dev stripe0")
@@ -358,16 +356,16 @@ h=$(held_in "$TOP/build/held-json.$$")
 check_timing "C: $held forged frames held, traffic stopped ($h >= $((held * 9 / 10)))" \
 	test "${h:-0}" -ge $((held * 9 / 10))
 for i in $(seq 1 $((60 * SLOW))); do
-	[ "$(mstat $BL rx_held)" = 0 ] && break
+	[ "$(master_field $BL rx_held)" = 0 ] && break
 	sleep 0.25
 done
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-lt1=$(mstat $BL rx_lost_timeout)
-ll1=$(mstat $BL rx_lost_limit)
-lk1=$(mstat $BL rx_lost_link)
-log "C: rx_held $(mstat $BL rx_held) after $ms ms; lost_timeout +$((lt1 - lt0)), lost_link +$((lk1 - lk0)), lost_limit +$((ll1 - ll0))"
+lt1=$(master_field $BL rx_lost_timeout)
+ll1=$(master_field $BL rx_lost_limit)
+lk1=$(master_field $BL rx_lost_link)
+log "C: rx_held $(master_field $BL rx_held) after $ms ms; lost_timeout +$((lt1 - lt0)), lost_link +$((lk1 - lk0)), lost_limit +$((ll1 - ll0))"
 check "C: rx_held returns to 0 after hold-max (${ms} ms <= $((HOLD_MS + 10000 * SLOW)))" \
-	test "$(mstat $BL rx_held)" = 0 -a "$ms" -le $((HOLD_MS + 10000 * SLOW))
+	test "$(master_field $BL rx_held)" = 0 -a "$ms" -le $((HOLD_MS + 10000 * SLOW))
 check_timing "C: released by hold-max, one gap per flow (lost_timeout +$((lt1 - lt0)) >= 1, with lost_link +$((lk1 - lk0)) >= 8), not by a limit (+$((ll1 - ll0)))" \
 	test $((lt1 - lt0)) -ge 1 -a $((lt1 - lt0 + lk1 - lk0)) -ge 8 -a $((ll1 - ll0)) = 0
 check "C: hold-max 50ms and the default limits back on bl" \
@@ -407,7 +405,7 @@ check "D: ping over the new masters" \
 traffic_start
 stream_alive "D: a new stream over the new masters"
 check "D: the new masters resequence (reorder on: rx_in_order > 0)" \
-	test "$(mstat $BL rx_in_order)" -gt 0
+	test "$(master_field $BL rx_in_order)" -gt 0
 traffic_stop
 kernel_clean "D"
 mem_back "D, traffic stopped" "$MEM0"
@@ -496,11 +494,11 @@ h=$(held_in "$TOP/build/held-json.$$")
 # about to be set.
 check_timing "G: forged frames held ($h >= 300 of 640)" test "${h:-0}" -ge 300
 check "G: buffer-limit lowered to 100, flow-limit to 50 while they are held" test "$r" = 0
-h=$(mstat $BL rx_held)
+h=$(master_field $BL rx_held)
 check "G: the master still answers; rx_held within the new limit ($h <= 100)" \
 	test -n "$h" -a "${h:-999}" -le 100
 check "G: rx_held returns to 0 after hold-max" \
-	wait_for bash -c "$(declare -f mstat); [ \"\$(mstat $BL rx_held)\" = 0 ]"
+	wait_for held_none
 check "G: traffic still flows" ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2
 kernel_clean "G"
 tap_done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Shared helpers of the netns suite: TAP reporting, the module and tc plugin,
 # and the standard testbed.  Source it from a test; run tests in the VM
 # (scripts/vm-run), never on a host that has other traffic.
@@ -144,58 +145,76 @@ require_vm() {
 # queues, XPS spreading the tx queues over the CPUs, GRO on so each rx
 # queue has its NAPI), as real NICs are.
 tb_setup() {
-	local n=$1 mtu=${2:-1500} i q=${TB_QUEUES:-1}
+	local n=$1 mtu=${2:-1500} i q=${TB_QUEUES:-1} ns
 	TB_N=$n
 	trap tb_cleanup EXIT
+	# Each command, and each "ip netns exec" above all, costs a process
+	# and under TCG a noticeable time: the links are made in batches,
+	# one per namespace.
 	for ns in $GW $SW $BL; do
 		ip netns add "$ns"
 		ip -n "$ns" link set lo up
 		# No duplicate address detection: links resolve at once.
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0
-	done
-	for i in $(seq 1 "$n"); do
-		ip -n $SW link add "br$i" type bridge
-		ip link add "g$i" netns $GW mtu "$mtu" numtxqueues "$q" \
-			numrxqueues "$q" type veth peer "sg$i" netns $SW \
-			mtu "$mtu" numtxqueues "$q" numrxqueues "$q"
-		ip link add "b$i" netns $BL mtu "$mtu" numtxqueues "$q" \
-			numrxqueues "$q" type veth peer "sb$i" netns $SW \
-			mtu "$mtu" numtxqueues "$q" numrxqueues "$q"
-		ip -n $SW link set "br$i" mtu "$mtu" up
-		ip -n $SW link set "sg$i" master "br$i" up
-		ip -n $SW link set "sb$i" master "br$i" up
-		ip -n $GW link set "g$i" up
-		ip -n $BL link set "b$i" up
-		tb_offloads "$i"
-	done
-	for ns in $GW $BL; do
-		ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+			net.ipv6.conf.default.accept_dad=0 \
+			net.ipv4.conf.all.rp_filter=0 \
 			net.ipv4.conf.default.rp_filter=0
 	done
+	for i in $(seq 1 "$n"); do
+		echo "link add g$i netns $GW mtu $mtu numtxqueues $q" \
+			"numrxqueues $q type veth peer sg$i netns $SW" \
+			"mtu $mtu numtxqueues $q numrxqueues $q"
+		echo "link add b$i netns $BL mtu $mtu numtxqueues $q" \
+			"numrxqueues $q type veth peer sb$i netns $SW" \
+			"mtu $mtu numtxqueues $q numrxqueues $q"
+	done | ip -batch - || return 1
+	for i in $(seq 1 "$n"); do
+		echo "link add br$i type bridge"
+		echo "link set br$i mtu $mtu up"
+		echo "link set sg$i master br$i up"
+		echo "link set sb$i master br$i up"
+	done | ip -n $SW -batch - || return 1
+	for i in $(seq 1 "$n"); do echo "link set g$i up"; done |
+		ip -n $GW -batch - || return 1
+	for i in $(seq 1 "$n"); do echo "link set b$i up"; done |
+		ip -n $BL -batch - || return 1
+	# shellcheck disable=SC2046
+	tb_offloads $(seq 1 "$n")
 }
 
-# tb_offloads I -- link I's veth ends as TB_OFFLOADS and TB_QUEUES say
+# tb_offloads I... -- links I's veth ends as TB_OFFLOADS and TB_QUEUES
+# say, with one shell per namespace
 tb_offloads() {
-	local i=$1 ends="$GW:g$1 $BL:b$1 $SW:sg$1 $SW:sb$1" e ns dev q cpus mask
-	cpus=$(nproc)
-	for e in $ends; do
-		ns=${e%%:*}
-		dev=${e#*:}
-		if [ "${TB_QUEUES:-1}" -gt 1 ]; then
-			# NAPI on every rx queue (veth skips it for TSO frames)
-			ip netns exec "$ns" ethtool -K "$dev" gro on tso off
-			# XPS at the hosts: tx queue q to CPU q mod nproc.  sw is
-			# a switch, which keeps each port FIFO: all on queue 0.
-			for q in $(seq 0 $((TB_QUEUES - 1))); do
-				mask=$((1 << (q % cpus)))
-				[ "$ns" = "$SW" ] && mask=$(( q ? 0 : (1 << cpus) - 1 ))
-				ip netns exec "$ns" sh -c "printf %x $mask \
-					>/sys/class/net/$dev/queues/tx-$q/xps_cpus"
+	local spec
+	for spec in "$GW g" "$BL b" "$SW sg sb"; do
+		# shellcheck disable=SC2086,SC2016
+		ip netns exec ${spec%% *} sh -c '
+		prefixes=$1 queues=$2 offloads=$3 cpus=$(nproc)
+		shift 3
+		for i in "$@"; do
+			for p in $prefixes; do
+				dev=$p$i
+				if [ "$queues" -gt 1 ]; then
+					# NAPI on every rx queue (veth skips it
+					# for TSO frames)
+					ethtool -K "$dev" gro on tso off
+					# XPS at the hosts: tx queue q to CPU
+					# q mod nproc.  sw is a switch, which
+					# keeps each port FIFO: all on queue 0.
+					q=0
+					while [ $q -lt "$queues" ]; do
+						mask=$((1 << (q % cpus)))
+						[ "$prefixes" = "sg sb" ] &&
+						mask=$((q ? 0 : (1 << cpus) - 1))
+						printf %x $mask \
+						>/sys/class/net/$dev/queues/tx-$q/xps_cpus
+						q=$((q + 1))
+					done
+				elif [ "$offloads" = tuned ]; then
+					ethtool -K "$dev" gro on tso off
+				fi
 			done
-		elif [ "${TB_OFFLOADS:-tuned}" = tuned ]; then
-			ip netns exec "$ns" ethtool -K "$dev" gro on tso off
-		fi
+		done' sh "${spec#* }" "${TB_QUEUES:-1}" "${TB_OFFLOADS:-tuned}" "$@"
 	done
 }
 
@@ -228,31 +247,36 @@ stripe_master() {
 	local ns=$1 name=$2 a4=$3 a6=$4 l
 	shift 4
 	ip -n "$ns" link add "$name" type stripe || return 1
-	tc -n "$ns" qdisc add dev "$name" root stripe || return 1
-	for l in "$@"; do
-		tc -n "$ns" qdisc add dev "$l" root stripe master "$name" || return 1
-	done
-	ip -n "$ns" addr add "$a4" dev "$name"
-	ip -n "$ns" addr add "$a6" dev "$name" nodad
-	ip -n "$ns" link set "$name" up
+	{
+		echo "qdisc add dev $name root stripe"
+		for l in "$@"; do
+			echo "qdisc add dev $l root stripe master $name"
+		done
+	} | tc -n "$ns" -batch - || return 1
+	printf '%s\n' "addr add $a4 dev $name" "addr add $a6 dev $name nodad" \
+		"link set $name up" | ip -n "$ns" -batch -
 }
 
 # tb_host H N BRIDGE [MTU] -- host H of a gateway's shared segments:
 # namespace h$H-$$ with links h1..hN, veth whose other ends join sw's
 # bridges BRIDGE1..BRIDGEN, and a master stripe0 over them at 10.9.0.(10+H)
 tb_host() {
-	local h=$1 n=$2 br=$3 mtu=${4:-1500} ns=h$1-$$ links="" i
+	local h=$1 n=$2 br=$3 mtu=${4:-1500} ns=h$1-$$ links i
 	ip netns add "$ns"
 	ip -n "$ns" link set lo up
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
 		net.ipv6.conf.default.accept_dad=0 net.ipv4.conf.all.rp_filter=0
 	for i in $(seq 1 "$n"); do
-		ip link add "h$i" netns "$ns" mtu "$mtu" type veth \
-			peer "sh${h}x$i" netns $SW mtu "$mtu"
-		ip -n $SW link set "sh${h}x$i" master "$br$i" up
-		ip -n "$ns" link set "h$i" up
-		links="$links h$i"
-	done
+		echo "link add h$i netns $ns mtu $mtu type veth" \
+			"peer sh${h}x$i netns $SW mtu $mtu"
+	done | ip -batch - || return 1
+	for i in $(seq 1 "$n"); do
+		echo "link set sh${h}x$i master $br$i up"
+	done | ip -n $SW -batch - || return 1
+	for i in $(seq 1 "$n"); do
+		echo "link set h$i up"
+	done | ip -n "$ns" -batch - || return 1
+	links=$(for i in $(seq 1 "$n"); do printf ' h%s' "$i"; done)
 	# shellcheck disable=SC2086
 	stripe_master "$ns" stripe0 "10.9.0.$((10 + h))/24" "fd09::$((10 + h))/64" $links
 }
@@ -266,21 +290,32 @@ tb_stripe() {
 		bls="$bls b$i"
 	done
 	# shellcheck disable=SC2086
-	stripe_master $GW stripe0 10.9.0.1/24 fd09::1/64 $gl &&
-	# shellcheck disable=SC2086
-	stripe_master $BL stripe0 10.9.0.2/24 fd09::2/64 $bls
+	{
+		stripe_master $GW stripe0 10.9.0.1/24 fd09::1/64 $gl &&
+		stripe_master $BL stripe0 10.9.0.2/24 fd09::2/64 $bls
+	}
 }
 
-# link_tx_bytes NS LINK -- the link's tx_bytes from the stripe statistics
+# Fields of the statistics tc -s -j prints (jq: a python3 would take a
+# second to start under TCG, and some tests read them in a loop).  A field
+# that is absent reads 0; a list reads as its items joined by spaces.
+JQ_FIELD='if has($f) then .[$f] else 0 end |
+	if type == "array" then join(" ") else tostring end'
+# master_field NS FIELD -- a field of NS's stripe0 master
+master_field() {
+	tc -n "$1" -s -j qdisc show dev stripe0 2>/dev/null |
+		jq -r --arg f "$2" ".[0].master | $JQ_FIELD" 2>/dev/null
+}
+# link_field NS LINK FIELD -- LINK's entry in NS's stripe0 statistics
+link_field() {
+	tc -n "$1" -s -j qdisc show dev stripe0 2>/dev/null |
+		jq -r --arg l "$2" --arg f "$3" \
+			".[0].links[]? | select(.name == \$l) | $JQ_FIELD" 2>/dev/null
+}
+# link_stat NS LINK FIELD -- the same, from LINK's own qdisc
 link_stat() {
-	local ns=$1 dev=$2 field=$3
-	tc -n "$ns" -s -j qdisc show dev "$dev" | python3 -c '
-import json, sys
-field = sys.argv[1]
-for q in json.load(sys.stdin):
-    for l in q.get("links", []):
-        print(l.get(field, 0))
-' "$field" | head -1
+	tc -n "$1" -s -j qdisc show dev "$2" 2>/dev/null |
+		jq -r --arg f "$3" ".[0].links[0] | $JQ_FIELD" 2>/dev/null
 }
 
 # wait_for CMD... -- poll until CMD succeeds, up to 10 s

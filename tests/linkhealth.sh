@@ -36,14 +36,6 @@ OUT=$TOP/build/linkhealth.$$
 mkdir -p "$TOP/build"
 trap 'rm -f "$OUT".*; tb_cleanup' EXIT
 
-link_field() {	# link_field NS LINK FIELD -- a link's entry in tc -s -j
-	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-for l in json.load(sys.stdin)[0].get("links", []):
-    if l.get("name") == sys.argv[1]:
-        v = l.get(sys.argv[2], 0)
-        print(" ".join(v) if isinstance(v, list) else v)' "$2" "$3"
-}
 # hole I DIR [LOSS] -- netem on link I's port in sw: DIR data (towards
 # bl), ack (towards gw) or both; LOSS 100% (default) or 0% to heal
 hole() {

@@ -23,10 +23,6 @@ OUT=$TOP/build/realworld.$$
 mkdir -p "$TOP/build"
 
 
-rx_stat() {	# rx_stat FIELD -- a resequencer counter of bl's master
-	tc -n $BL -s -j qdisc show dev stripe0 |
-		python3 -c "import json,sys; print(json.load(sys.stdin)[0]['master'].get('$1', 0))"
-}
 # bundle -- the testbed's six links, stripe0 at both ends with reorder on
 # and nothing else typed
 bundle() {
@@ -67,10 +63,10 @@ nstat_ofo() {	# the receiver's out-of-order segments since the last call
 	ip netns exec $BL nstat -z TcpExtTCPOFOQueue | awk '/TCPOFOQueue/ {print $2}'
 }
 reseq_line() {
-	echo "resequenced $(rx_stat rx_resequenced) lost_link $(rx_stat rx_lost_link)" \
-	     "lost_timeout $(rx_stat rx_lost_timeout) late $(rx_stat rx_late)" \
-	     "link_reordered $(rx_stat rx_link_reordered)" \
-	     "hold bound $(rx_stat rx_hold_us) us"
+	echo "resequenced $(master_field $BL rx_resequenced) lost_link $(master_field $BL rx_lost_link)" \
+	     "lost_timeout $(master_field $BL rx_lost_timeout) late $(master_field $BL rx_late)" \
+	     "link_reordered $(master_field $BL rx_link_reordered)" \
+	     "hold bound $(master_field $BL rx_hold_us) us"
 }
 link_paces() {	# each of gw's links' pace, in % of its weight's share
 	tc -n $GW -s -j qdisc show dev stripe0 |
@@ -120,14 +116,17 @@ check "A: defaults: the master is up (reorder on, veth TSO on / GRO off)" \
 	test "$(ip netns exec $GW ethtool -k g1 | awk '/^generic-receive-offload/ {print $2}')" = off
 # A packet tap makes every frame of b1 shared: the receive path must
 # still own what it hands to GRO.
-ip netns exec $BL tcpdump -i b1 -w /dev/null -c 100000 >/dev/null 2>&1 &
+ip netns exec $BL tcpdump -Z root -i b1 -s 128 -w "$OUT.pcap" -c 100000 >/dev/null 2>&1 &
 tap=$!
 run_stream 4 skew
 kill $tap 2>/dev/null
 wait $tap 2>/dev/null
 skew=$(goodput skew)
+tapped=$(stat -c %s "$OUT.pcap" 2>/dev/null)
 check "A: skew 0..2 ms, a tap on a link: the stream completes (${skew:-none} Mbit/s)" \
 	test -n "$skew" -a "${skew:-0}" -gt 0
+check "A: ... and the tap saw its frames (${tapped:-no} bytes of capture)" \
+	test "${tapped:-0}" -gt 100000
 
 # One link black-holed in the data direction, carrier up, 2 s into 5 s.
 stream 5 hole
@@ -200,10 +199,10 @@ check "B: multiqueue links have 4 tx queues with XPS" \
 # one-second stream first brings every link's neighbour up both ways, and
 # the checks count only what the streams add after it.
 run_stream 1 warmup
-reord0=$(rx_stat rx_link_reordered)
+reord0=$(master_field $BL rx_link_reordered)
 log "warm-up: link_reordered $reord0"
 run_stream 4 four -P 4
-reord4=$(( $(rx_stat rx_link_reordered) - reord0 ))
+reord4=$(( $(master_field $BL rx_link_reordered) - reord0 ))
 check "B: 4 streams from both CPUs complete ($(goodput four) Mbit/s)" \
 	test -n "$(goodput four)"
 # Each link carries its frames in the order they were numbered, whatever
@@ -218,7 +217,7 @@ for k in $(seq 1 8); do
 done
 wait $STREAM_PID
 log "migrate: $(goodput migrate) Mbit/s; $(reseq_line)"
-reord=$(( $(rx_stat rx_link_reordered) - reord0 ))
+reord=$(( $(master_field $BL rx_link_reordered) - reord0 ))
 check "B: one stream whose sender moves between CPUs completes" \
 	test -n "$(goodput migrate)"
 check "B: and every link stays FIFO (link_reordered $reord)" \

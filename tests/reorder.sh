@@ -18,10 +18,6 @@ reorder() {
 	tc -n $GW qdisc change dev stripe0 root stripe reorder "$1" hold-max 50ms &&
 	tc -n $BL qdisc change dev stripe0 root stripe reorder "$1" hold-max 50ms
 }
-rx_stat() {	# rx_stat FIELD -- a resequencer counter of bl's master
-	tc -n $BL -s -j qdisc show dev stripe0 |
-		python3 -c "import json,sys; print(json.load(sys.stdin)[0]['master'].get('$1', 0))"
-}
 nstat_ofo() {	# receiver's out-of-order queue count since the last call
 	ip netns exec $BL nstat -z TcpExtTCPOFOQueue | awk '/TCPOFOQueue/ {print $2}'
 }
@@ -38,10 +34,10 @@ check "the header costs 24 bytes of MTU (8976)" \
 	bash -c "ip -n $GW link show stripe0 | grep -q 'mtu 8976'"
 check "ping over reorder on" ip netns exec $GW ping -c 3 -i 0.2 -W 2 10.9.0.2
 ofo_on=$(stream)
-reseq=$(rx_stat rx_resequenced)
+reseq=$(master_field $BL rx_resequenced)
 log "reorder on: receiver OFO $ofo_on, resequenced $reseq," \
-    "lost_link $(rx_stat rx_lost_link), lost_timeout $(rx_stat rx_lost_timeout)," \
-    "late $(rx_stat rx_late), hold_max $(rx_stat rx_hold_max_us) us"
+    "lost_link $(master_field $BL rx_lost_link), lost_timeout $(master_field $BL rx_lost_timeout)," \
+    "late $(master_field $BL rx_late), hold_max $(master_field $BL rx_hold_max_us) us"
 check "the resequencer did the work (resequenced $reseq > 0)" test "${reseq:-0}" -gt 0
 # How much there is to put in order depends on the rate the stream
 # reached: a few dozen on a host at a third of its speed.
@@ -75,7 +71,7 @@ check_timing "skew is measured per link: link 4 is 150..800 us behind the fastes
 check "hold-auto is on by default" bash -c \
 	"tc -n $BL qdisc show dev stripe0 | grep -q 'hold-auto on'"
 tc -n $BL qdisc change dev stripe0 root stripe hold-auto off
-hold_off=$(rx_stat rx_hold_us)
+hold_off=$(master_field $BL rx_hold_us)
 tc -n $BL qdisc change dev stripe0 root stripe hold-auto on
 # the bound and the skews from one dump
 set -- $(tc -n $BL -s -j qdisc show dev stripe0 | python3 -c '
@@ -94,7 +90,7 @@ check_timing "hold-auto: the links' skews raise the bound above hold-max ($1 us)
 	test "${1:-0}" -gt 50000
 check "markers: the sender marks idle links and the receiver gets them" \
 	test "$(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["master"].get("tx_markers", 0))')" -gt 0 -a \
-	"$(rx_stat rx_markers)" -gt 0
+	"$(master_field $BL rx_markers)" -gt 0
 
 check "reorder off is accepted on both masters" reorder off
 ofo_off=$(stream)
@@ -126,11 +122,11 @@ reorder on
 SP=$TOP/tools/stripe-perf
 ip netns exec $BL "$SP" -s -1 -i 0 >/dev/null 2>&1 &
 wait_for listening $BL 5301
-late0=$(rx_stat rx_late)
+late0=$(master_field $BL rx_late)
 ip netns exec $GW "$SP" -c 10.9.0.2 -u -b 300M -l 8000 -t 3 -i 0 -J \
 	>"$TOP/build/reorder-udp.$$" 2>/dev/null
 wait
-late=$(( $(rx_stat rx_late) - late0 ))
+late=$(( $(master_field $BL rx_late) - late0 ))
 udp=$(python3 -c "import json; u=json.load(open('$TOP/build/reorder-udp.$$'))['summary']['udp']
 print(u['received'], u['reordered'], u['lost'])" 2>/dev/null)
 rm -f "$TOP/build/reorder-udp.$$"
@@ -227,13 +223,13 @@ tc -n $GW qdisc change dev stripe0 root stripe stripe-min 0
 ip netns exec $GW ping -q -c 30 -i 0.02 -W 2 10.9.0.2 >/dev/null
 
 # --- hostile frames on a link: counted, dropped, nothing else changes ---
-before=$(rx_stat rx_malformed)
-wrong0=$(rx_stat rx_wrong_addr)
+before=$(master_field $BL rx_malformed)
+wrong0=$(master_field $BL rx_wrong_addr)
 mac=$(ip -n $BL link show b1 | awk '/link\/ether/ {print $2}')
 gw_id=$(tc -n $GW -s -j qdisc show dev stripe0 |
 	python3 -c "import json,sys; print(json.load(sys.stdin)[0]['master']['sender_id'])")
 made_up_ms=$TOP/build/reorder-made-up.$$
-senders0=$(rx_stat rx_senders) nostate0=$(rx_stat rx_no_state) late0=$(rx_stat rx_late)
+senders0=$(master_field $BL rx_senders) nostate0=$(master_field $BL rx_no_state) late0=$(master_field $BL rx_late)
 # gw heard on every link just now (SRR takes each in turn), right before
 # the frames: bl believes a new address for gw's id on a link where gw's
 # own went quiet for STRIPE_RX_REBIND_NS (10 s).
@@ -286,18 +282,18 @@ t[1] = time.monotonic()
 open(sys.argv[3], "w").write("%d\n" % int((t[1] - t[0]) * 1000))
 PY
 sleep 0.5
-after=$(rx_stat rx_malformed)
+after=$(master_field $BL rx_malformed)
 log "malformed before $before, after $after"
 check "hostile frames are counted as malformed" test "$((after - before))" -ge 5
-wrong=$(( $(rx_stat rx_wrong_addr) - wrong0 ))
+wrong=$(( $(master_field $BL rx_wrong_addr) - wrong0 ))
 check "the peer's id from another address is refused, counted (wrong_addr $wrong of 256)" \
 	test "$wrong" = 256
 span=$(cat "$made_up_ms" 2>/dev/null || echo 0)
 rm -f "$made_up_ms"
-log "made-up senders from gw's address: senders $senders0 -> $(rx_stat rx_senders)," \
-    "no_state +$(( $(rx_stat rx_no_state) - nostate0 )), late +$(( $(rx_stat rx_late) - late0 )), sent in ${span} ms"
-check "made-up senders from a peer's address: at most one gets state, the rest counted, their frames up unordered ($(rx_stat rx_no_state) of 40)" \
-	test "$(rx_stat rx_no_state)" -ge 39
+log "made-up senders from gw's address: senders $senders0 -> $(master_field $BL rx_senders)," \
+    "no_state +$(( $(master_field $BL rx_no_state) - nostate0 )), late +$(( $(master_field $BL rx_late) - late0 )), sent in ${span} ms"
+check "made-up senders from a peer's address: at most one gets state, the rest counted, their frames up unordered ($(master_field $BL rx_no_state) of 40)" \
+	test "$(master_field $BL rx_no_state)" -ge 39
 # A peer idle past STRIPE_RX_IDLE_NS may have lost its slot to them; it
 # gets one back once they are idle as long.
 check "traffic flows again after them" \
@@ -350,7 +346,7 @@ for _ in 1 2 3 4 5 6; do
 	flood $next 600
 	next=$((next + 600))
 	sleep 1
-	senders=$(rx_stat rx_senders)
+	senders=$(master_field $BL rx_senders)
 	[ "$senders" = 1024 ] && break
 done
 # The same stream beside the same flood in another ethertype
@@ -359,7 +355,7 @@ iperf=$!
 flood 900000 3000 0x88B6
 wait $iperf
 benign_mbit=$(cat "$TOP/build/reorder-flood.$$")
-nstate0=$(rx_stat rx_no_state)
+nstate0=$(master_field $BL rx_no_state)
 ofo0=$(nstat_ofo)
 iperf_mbit >"$TOP/build/reorder-flood.$$" &
 iperf=$!
@@ -419,19 +415,19 @@ held_run() {
 	local l0 most=0 h
 	tc -n $BL qdisc change dev stripe0 root stripe memory-limit "$1" ||
 		return 1
-	l0=$(rx_stat rx_lost_limit)
+	l0=$(master_field $BL rx_lost_limit)
 	ip netns exec $BL "$SP" -s -1 -i 0 >/dev/null 2>&1 &
 	wait_for listening $BL 5301
 	ip netns exec $GW "$SP" -c 10.9.0.2 -u -b 300M -l 8000 -t 4 -i 0 \
 		>/dev/null 2>&1 &
 	sleep 1
 	for _ in 1 2 3 4 5 6; do
-		h=$(rx_stat rx_held_mem)
+		h=$(master_field $BL rx_held_mem)
 		[ "${h:-0}" -gt "$most" ] && most=$h
 		sleep 0.3
 	done
 	wait
-	echo "$most $(( $(rx_stat rx_lost_limit) - l0 ))"
+	echo "$most $(( $(master_field $BL rx_lost_limit) - l0 ))"
 }
 check "memory-limit is 64 MiB by default" bash -c \
 	"tc -n $BL qdisc show dev stripe0 | grep -q 'memory-limit 67108864 '"

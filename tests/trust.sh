@@ -83,10 +83,6 @@ check "ping over reorder on (link 2 spliced, fx on its segment)" \
 ip netns exec "$GW" ping -q -c 30 -s 8000 -i 0.02 -W 1 10.9.0.2 >/dev/null
 
 # --- helpers ---
-mstat() {	# mstat NS FIELD -- a counter of NS's master
-	tc -n "$1" -s -j qdisc show dev stripe0 |
-		python3 -c "import json,sys; print(json.load(sys.stdin)[0]['master'].get('$2', 0))"
-}
 # The counters of frames a master refuses, by reason
 DROPS="rx_feedback_unknown rx_feedback_other rx_wrong_addr rx_feedback_unsent rx_malformed"
 counters() {	# counters NS -- the DROPS counters of NS's master, in order
@@ -117,14 +113,6 @@ drops_log() {	# drops_log BEFORE AFTER -- each counter's growth, for log
 	done
 	echo "${out# }"
 }
-link_field() {	# link_field NS LINK FIELD -- a link's entry in tc -s -j
-	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-for l in json.load(sys.stdin)[0].get("links", []):
-    if l.get("name") == sys.argv[1]:
-        v = l.get(sys.argv[2], 0)
-        print(" ".join(v) if isinstance(v, list) else v)' "$2" "$3"
-}
 left_all() {	# left_all NS -- every link's left counter, in order
 	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
 import json, sys
@@ -146,8 +134,8 @@ iperf_mbit() {	# iperf_mbit SECS -- a TCP stream gw -> bl, Mbit/s received
 		python3 -c "import json,sys; print(int(json.load(sys.stdin)['end']['sum_received']['bits_per_second'] / 1e6))" 2>/dev/null
 }
 
-gw_id=$(mstat "$GW" sender_id)
-bl_id=$(mstat "$BL" sender_id)
+gw_id=$(master_field "$GW" sender_id)
+bl_id=$(master_field "$BL" sender_id)
 g2mac=$(ip -n "$GW" link show g2 | awk '/link\/ether/ {print $2}')
 b2mac=$(ip -n "$BL" link show b2 | awk '/link\/ether/ {print $2}')
 L2=1	# g2's id on the wire: the second link to join
@@ -258,13 +246,13 @@ check "a) a stream runs beside frames stripe never sees (the reference)" \
 	test "${clean:-0}" -gt 0
 gw0=$(counters "$GW") bl0=$(counters "$BL")
 lgw0=$(left_all "$GW") lbl0=$(left_all "$BL")
-fb0=$(mstat "$GW" rx_feedback) bltx0=$(mstat "$BL" tx_feedback)
+fb0=$(master_field "$GW" rx_feedback) bltx0=$(master_field "$BL" tx_feedback)
 forged_stream 8 feedback "$g2mac" "$FRESH_A" "$gw_id"
 gw1=$(counters "$GW") bl1=$(counters "$BL")
 lgw1=$(left_all "$GW") lbl1=$(left_all "$BL")
 gw_peers=$(peer_ids "$GW")
-fb=$(( $(mstat "$GW" rx_feedback) - fb0 ))
-bltx=$(( $(mstat "$BL" tx_feedback) - bltx0 ))
+fb=$(( $(master_field "$GW" rx_feedback) - fb0 ))
+bltx=$(( $(master_field "$BL" tx_feedback) - bltx0 ))
 dropped=0
 for c in rx_feedback_unknown rx_feedback_other rx_wrong_addr rx_feedback_unsent; do
 	dropped=$(( dropped + $(delta "$gw0" "$gw1" "$c") ))
