@@ -238,7 +238,7 @@ static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 {
 	u64 interval = stripe_marker_interval_ns(m);
 	enum stripe_marker_next next = STRIPE_MARKER_STOP;
-	u64 caught_up = stripe_rx_caught_up(m, now);
+	u64 caught_up = 0;	/* read when a link's silence is judged */
 	const struct stripe_table *t;
 	bool silent;
 	u32 i;
@@ -254,6 +254,8 @@ static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 		 * not a lull of the peer.
 		 */
 		silent = READ_ONCE(link->rx_silent);
+		if (!silent && !caught_up)
+			caught_up = stripe_rx_caught_up(m, now);
 		if (!silent && stripe_rx_link_silent(m, link, caught_up) &&
 		    !stripe_feedback_vouches(link, now)) {
 			WRITE_ONCE(link->rx_silent, true);
