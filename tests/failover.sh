@@ -109,7 +109,11 @@ wait $STREAM_PID
 down=$(goodput down)
 lt=$(( $(master_field $BL rx_lost_timeout) - lt0 ))
 log "g5 down at 2 s: $down Mbit/s; gaps closed by timeout $lt"
-check "link down at the sender: the stream survives (>= 50 % of clean)" \
+check "link down at the sender: the stream survives (ended with goodput: ${down:-none} Mbit/s)" \
+	test "${down:-0}" -gt 0
+# (a rate, as the cut link's above: on the debug kernel the CPU sets it --
+# 11 of a clean 24 Mbit/s there once)
+check_timing "link down at the sender: ... and keeps >= 50 % of clean ($down of $clean Mbit/s)" \
 	at_least "$down" "$clean" 50
 check "link down at the sender: at most a few gaps wait for the hold bound" \
 	test "$lt" -le 20
