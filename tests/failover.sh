@@ -36,11 +36,18 @@ goodput() {	# goodput NAME -- Mbit/s of a finished stream, empty if it failed
 	python3 -c "import json; print(int(json.load(open('$OUT.$1'))['summary']['goodput_bps'] / 1e6))" 2>/dev/null ||
 		sed 's/^/# stripe-perf: /' "$OUT.$1" | head -5 >&2
 }
-silent_links() {	# silent_links NS -- the links of stripe0 flagged silent
-	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-print(" ".join(l["name"] for l in json.load(sys.stdin)[0]["links"] if "silent" in l.get("flags", [])))'
+# links_flagged NS FLAG [BUT_NOT] -- stripe0's links flagged FLAG (and not
+# BUT_NOT).  "silent": left, for its silence here or the peer's report;
+# "lost": the peer reports it lost; silent but not lost: left for the
+# silence here alone.
+links_flagged() {
+	tc -n "$1" -s -j qdisc show dev stripe0 |
+		jq -r --arg f "$2" --arg n "${3:-}" '[.[0].links[] |
+			select((.flags | index($f)) and
+			       ($n == "" or (.flags | index($n) | not))) |
+			.name] | join(" ")'
 }
+silent_links() { links_flagged "$1" silent; }	# silent_links NS
 # at_least A B PCT -- A >= PCT % of B
 at_least() { [ -n "$1" ] && [ -n "$2" ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]; }
 
@@ -146,20 +153,22 @@ check_timing "one-way traffic: nothing lost (< 0.5 %)" \
 # gw's links deliver, so gw does not leave them for the silence it sees
 # (before the reports counted, it did, and striped over one link of six);
 # gw's reports say that bl's do not, so bl leaves them.
-lost_links() {	# lost_links NS -- the links of stripe0 flagged lost
-	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-print(" ".join(l["name"] for l in json.load(sys.stdin)[0]["links"] if "lost" in l.get("flags", [])))'
-}
+lost_links() { links_flagged "$1" lost; }	# lost_links NS
 for i in 1 2 3 4 5; do	# bl -> gw only: sw's port towards gw drops
 	tc -n $SW qdisc replace dev "sg$i" root netem loss 100%
 done
 # Large pings: the peer stripes them over all six links, gw answers those
 # it gets, and so judges the links while bl is active.
 ip netns exec $BL ping -c 60 -i 0.02 -s 8000 -W 1 10.9.0.1 >/dev/null
-silent=$(silent_links $GW) lost=$(lost_links $BL)
-log "bl -> gw cut on links 1-5: links gw calls silent: ${silent:-none}; bl's links reported lost: ${lost:-none}"
-check "cut one way: gw keeps the links bl reports delivering (none silent)" \
+silent=$(links_flagged $GW silent lost) lost=$(lost_links $BL)
+log "bl -> gw cut on links 1-5: links gw calls silent: ${silent:-none}; bl's links reported lost: ${lost:-none};" \
+    "gw's links bl reports lost: $(lost_links $GW | sed 's/^$/none/')"
+# (Its own silence: a link that bl reports lost, rightly or not, gw leaves
+# for that report, which linkhealth asserts.  On the 2-vCPU guest bl has
+# reported two or three of gw's links lost at once, for about 100 ms,
+# while the pings ran here: 2 runs of 9, likely a vCPU the host held off,
+# which stalls the links whose netem timers it runs -- issue 12.)
+check "cut one way: gw keeps the links bl reports delivering (none silent here)" \
 	test -z "$silent"
 check "cut one way: bl leaves the links gw reports lost" \
 	test "$lost" = "b1 b2 b3 b4 b5"
