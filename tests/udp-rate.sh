@@ -16,9 +16,10 @@
 # TCG iperf3 cannot offer 570 Mbit/s of datagrams (it reached 230-460),
 # and at 40 the guest's CPU, not the links, drops frames.  Its sockets get
 # 8 MB buffers (-w): the receiving iperf3 is not what is measured.
-#  1. reorder off, then on: every second's goodput and the loss against
-#     reorder off's; the sender keeps every link at half its share or
-#     more, and the links' queues overflow no more than with reorder off.
+#  1. reorder off, then on: every second's goodput (95 % of the offer)
+#     and the loss against reorder off's; the sender keeps every link at
+#     half its share or more, and the links' queues overflow no more than
+#     with reorder off.
 #  2. reorder on, a flow each way.
 #  3. teql on the same links, for the record (it keeps no order: no check).
 # (Datagrams sized for the links, -l 8972, are two IP fragments each
@@ -115,18 +116,23 @@ print(sum(q.get("drops", 0) for q in json.load(sys.stdin)
           if q.get("kind") == "netem" and q.get("dev", "").startswith("sb")))'
 }
 
-# least_pace -- the least pace of gw's links, in %, sampled each second
-# for the 10 s the flow runs, into $OUT.pace
+# least_pace -- gw's links' paces each second for the 10 s the flow runs,
+# their least (in 1/1024) into $OUT.pace.  One tc reads them all, and the
+# loop starts no other process (read -t waits): under TCG every process
+# the guest starts stalls the flows' sockets for tens of ms, with reorder
+# off as much as on -- a sampler of five processes a second put one to
+# three seconds of each run at 86-110 Mbit/s, and without it every second
+# of six runs delivered 113-115 (2026-12-07, issue 27).
 least_pace() {
-	local p least=1024 end=$(( $(date +%s) + 10 ))
-	while [ "$(date +%s)" -le $end ]; do
-		p=$(tc -n $GW -s -j qdisc show dev stripe0 |
-			grep -o '"pace":[0-9]*' | cut -d: -f2 | sort -n | head -1)
-		[ -n "$p" ] && [ "$p" -lt $least ] && least=$p
-		sleep 1
-	done
-	echo $least >"$OUT.pace"
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		echo "qdisc show dev stripe0"
+		read -rt 1 <>"$OUT.idle" || :
+	done | tc -n $GW -s -j -batch - >"$OUT.paces"
+	grep -o '"pace":[0-9]*' "$OUT.paces" | cut -d: -f2 | sort -n |
+		head -1 >"$OUT.pace"
 }
+mkfifo "$OUT.idle"
 
 # --- 1. one flow: reorder off, then on ---
 bundle off || { tap_fail "udp-rate: the bundle comes up (reorder off)"; tap_done; exit; }
@@ -145,8 +151,10 @@ log "reorder on, the same: $on; netem dropped $on_drops; least pace $least %"
 tc -n $GW -s qdisc show dev stripe0 | grep -A1 '^ *g[1-6]' | sed 's/^/#   gw: /'
 check "udp-rate: reorder on, one flow at 95 %: every second delivered (slowest $(slowest "$on") Mbit/s)" \
 	test "$(slowest "$on")" -gt 0
-check_timing "udp-rate: ... the slowest second >= 3/4 of reorder off's median ($(slowest "$on") of $(median "$off") Mbit/s)" \
-	test $(( $(slowest "$on") * 4 )) -ge $(( $(median "$off") * 3 ))
+# Issue 27's bar: every second 95 % of what is offered (reorder off:
+# 112-114 of 114)
+check_timing "udp-rate: ... the slowest second >= 95 % of the offer ($(slowest "$on") of $OFFER Mbit/s; reorder off's $(slowest "$off"))" \
+	test $(( $(slowest "$on") * 100 )) -ge $(( OFFER * 95 ))
 check "udp-rate: ... loss $(loss "$on") % <= reorder off's $(loss "$off") % + 1" \
 	python3 -c "import sys; sys.exit(not $(loss "$on") <= $(loss "$off") + 1)"
 # Both are timing checks: how far the queueing rule cuts a link depends on
