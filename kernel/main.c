@@ -5,10 +5,11 @@
  *
  * Files: master.c (the master device, ip link), link.c (a link joining,
  * leaving, its receive handler), enslave.c (ip link set DEV master),
- * qdisc.c (the tc interface), xmit.c (transmit), rx.c and reseq.c
- * (receive and the resequencer), marker.c, feedback.c, probe.c and ndisc.c
- * (frames of stripe's own), share.c (adaptive shares), ethtool.c and
- * stats.c (what tools read).  Locking: the top of stripe.h.
+ * qdisc.c (the tc interface), xmit.c (transmit; txseq.h numbers its
+ * frames), rx.c and reseq.c (receive and the resequencer), marker.c,
+ * feedback.c, probe.c and ndisc.c (frames of stripe's own), share.c
+ * (adaptive shares), ethtool.c and stats.c (what tools read).
+ * Locking: the top of stripe.h.
  */
 #include <linux/module.h>
 #include <net/pkt_sched.h>

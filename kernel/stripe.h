@@ -308,7 +308,7 @@ struct stripe_master {
 	/* reorder on, transmit side */
 	u32 sender_id;
 	atomic_t tx_gseq;
-	atomic_t tx_fseq[STRIPE_FLOW_BUCKETS];
+	atomic64_t tx_fseq[STRIPE_FLOW_BUCKETS];	/* txseq.h */
 	struct hrtimer marker_timer;		/* runs while links lag */
 	unsigned long marker_armed;		/* bit 0: timer started */
 	struct stripe_tx_flow tx_flow[STRIPE_FLOW_BUCKETS];

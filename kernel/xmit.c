@@ -25,6 +25,7 @@
 #include <net/route.h>
 
 #include "stripe.h"
+#include "txseq.h"
 
 static void stripe_srr_reset(struct stripe_srr *srr, const struct stripe_table *t)
 {
@@ -252,7 +253,7 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 	u8 dest[ETH_ALEN] __aligned(2);
 	struct stripe_wire_hdr *h;
 	bool to_peer = false;
-	u32 gseq;
+	u32 gseq, fseq;
 	u64 now;
 	int rc;
 
@@ -286,10 +287,10 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 		kfree_skb(skb);
 		return NET_XMIT_DROP;
 	}
-	gseq = atomic_inc_return(&m->tx_gseq);
+	stripe_txseq_take(&m->tx_gseq, &m->tx_fseq[flow], &gseq, &fseq);
 	h->lseq = stripe_link_next_lseq(link);
 	h->gseq = htonl(gseq);
-	h->fseq = htonl(atomic_inc_return(&m->tx_fseq[flow]));
+	h->fseq = htonl(fseq);
 	rc = neigh_output(n, skb, true);
 	now = ktime_get_ns();
 	WRITE_ONCE(link->tx_gseq, gseq);
