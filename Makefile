@@ -2,8 +2,8 @@
 #
 # stripe: one command each.
 #   make          build the module, the tc and ip plugins and stripe-perf,
-#                 for the running kernel (its headers, gcc and libmnl are
-#                 all it needs: scripts/deps build installs them)
+#                 for the running kernel (its headers and gcc are all it
+#                 needs: scripts/deps build installs them)
 #   make install  install them (DESTDIR, PREFIX; see Documentation/install.rst)
 #   make dkms-install  the module under DKMS instead (rebuilt on kernel updates;
 #                 it removes make install's copy, make install refuses over it)

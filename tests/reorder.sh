@@ -124,11 +124,15 @@ ip netns exec $BL "$SP" -s -1 -i 0 >/dev/null 2>&1 &
 wait_for listening $BL 5301
 late0=$(master_field $BL rx_late)
 ip netns exec $GW "$SP" -c 10.9.0.2 -u -b 300M -l 8000 -t 3 -i 0 -J \
-	>"$TOP/build/reorder-udp.$$" 2>/dev/null
+	--stripe-dev stripe0 >"$TOP/build/reorder-udp.$$" 2>/dev/null
 wait
 late=$(( $(master_field $BL rx_late) - late0 ))
 udp=$(python3 -c "import json; u=json.load(open('$TOP/build/reorder-udp.$$'))['summary']['udp']
 print(u['received'], u['reordered'], u['lost'])" 2>/dev/null)
+# --stripe-dev: the bytes each of gw's links sent, as stripe-perf reads
+# them from the master's statistics (its own netlink dump)
+per_link=$(python3 -c "import json; s=json.load(open('$TOP/build/reorder-udp.$$'))['summary']['stripe']
+print(s['ok'] and sum(1 for l in s['links'] if l['tx_bytes'] > 0), sum(l['tx_bytes'] for l in s['links']))" 2>/dev/null)
 rm -f "$TOP/build/reorder-udp.$$"
 log "UDP over reorder on: received, reordered, lost = $udp; the receiver's late $late"
 set -- $udp
@@ -145,6 +149,11 @@ check_timing "UDP over reorder on: most datagrams arrive (received ${1:-0} > 100
 	test "${1:-0}" -gt 1000
 check_timing "UDP over reorder on: none arrives late (late $late)" \
 	test "${late:-1}" = 0
+received=${udp%% *}
+# shellcheck disable=SC2086
+set -- $per_link
+check "stripe-perf --stripe-dev stripe0: bytes on each of the 6 links (${1:-none} links, ${2:-0} bytes), at least the datagrams'" \
+	test "${1:-0}" = 6 -a "${2:-0}" -ge $(( ${received:-1} * 8000 ))
 
 # --- stripe-min: a short flow stays on one link ---
 links_active() {	# links_active NS N -- NS's master has N links in rotation

@@ -2,6 +2,7 @@
 /* RTM_GETQDISC dump. The kernel dumps every qdisc of the namespace; the
  * ones that are not "stripe" on the wanted device are dropped by the
  * parser. A bounded receive timeout keeps a stuck dump from hanging a run.
+ * One request and its answers: plain netlink, no library.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -12,49 +13,99 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
-#include <libmnl/libmnl.h>
+#include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
 #include "stripe_nl.h"
 
-struct sp_dump {
-	int ifindex;
-	int found;
-	int bad;
-	struct sp_xstats *x;
-};
-
-static int sp_dump_cb(const struct nlmsghdr *nlh, void *data)
+/* A kernel error is -1..-4095: anything else is not one */
+static int sp_nl_error(const struct nlmsghdr *nlh)
 {
-	struct sp_dump *d = data;
+	const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+		return -EBADMSG;
+	if (e->error > 0 || e->error < -4095)
+		return -EPROTO;
+	return e->error;	/* 0, an ACK, ends the dump as well */
+}
+
+/* NLMSG_OK, whose compare of u32 and int clang warns of: a whole header,
+ * and nlmsg_len within the len bytes left
+ */
+static bool sp_nlmsg_ok(const struct nlmsghdr *nlh, int len)
+{
+	return len >= NLMSG_HDRLEN && nlh->nlmsg_len >= NLMSG_HDRLEN &&
+	       nlh->nlmsg_len <= (unsigned int)len;
+}
+
+int sp_dump_batch(const void *buf, int len, unsigned int seq,
+		  unsigned int portid, struct sp_dump *d)
+{
+	const struct nlmsghdr *nlh = buf;
 	struct sp_xstats tmp;
 	int ret;
 
-	if (d->found)
-		return MNL_CB_OK;
-	ret = sp_xstats_from_qdisc(nlh, d->ifindex, &tmp);
-	if (ret < 0) {
-		d->bad++;
-	} else if (ret > 0) {
-		*d->x = tmp;
-		d->found = 1;
+	/* a message cut short ends the datagram, as in libmnl; NLMSG_NEXT
+	 * leaves len < 0 after a last one without its padding
+	 */
+	for (; sp_nlmsg_ok(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
+		/* libmnl's checks: 0 is no answer to anyone, else ours */
+		if (nlh->nlmsg_pid && nlh->nlmsg_pid != portid)
+			return -ESRCH;
+		if (nlh->nlmsg_seq && nlh->nlmsg_seq != seq)
+			return -EPROTO;
+		/* the qdiscs changed under the dump: it may have missed ours */
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+			return -EINTR;
+		/* DONE's errno, if any, is of a dump cut short: what was
+		 * read stands
+		 */
+		if (nlh->nlmsg_type == NLMSG_DONE)
+			return 0;
+		if (nlh->nlmsg_type == NLMSG_ERROR)
+			return sp_nl_error(nlh);
+		if (nlh->nlmsg_type < NLMSG_MIN_TYPE || d->found)
+			continue;
+		ret = sp_xstats_from_qdisc(nlh, d->ifindex, &tmp);
+		if (ret < 0) {
+			d->bad++;
+		} else if (ret > 0) {
+			*d->x = tmp;
+			d->found = 1;
+		}
 	}
-	return MNL_CB_OK;
+	return 1;
 }
 
 int sp_stripe_read(const char *dev, struct sp_xstats *x, char *err,
 		   size_t errlen)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE > 32768 ? MNL_SOCKET_BUFFER_SIZE :
-		 32768];
+	/* a dump datagram is at most 32 KiB, the most the kernel learns to
+	 * send from our receive size; MSG_TRUNC says if it was more (ENOSPC,
+	 * as libmnl)
+	 */
+	char buf[32768];
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	socklen_t salen = sizeof(sa);
 	struct timeval tv = { .tv_sec = 2 };
 	struct sp_dump d = { .x = x };
-	struct mnl_socket *nl;
-	struct nlmsghdr *nlh;
-	struct tcmsg *tcm;
+	struct {
+		struct nlmsghdr nlh;
+		struct tcmsg tcm;
+	} req = {
+		.nlh = {
+			.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)),
+			.nlmsg_type = RTM_GETQDISC,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		},
+		.tcm.tcm_family = AF_UNSPEC,
+	};
 	unsigned int seq, portid;
-	int ret;
+	ssize_t n;
+	int fd, ret;
 
 	memset(x, 0, sizeof(*x));
 	d.ifindex = (int)if_nametoindex(dev);
@@ -62,50 +113,51 @@ int sp_stripe_read(const char *dev, struct sp_xstats *x, char *err,
 		snprintf(err, errlen, "device %s not found", dev);
 		return -ENODEV;
 	}
-	nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!nl) {
-		snprintf(err, errlen, "netlink socket: %s", strerror(errno));
-		return -errno;
-	}
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "netlink bind: %s", strerror(errno));
+		snprintf(err, errlen, "netlink socket: %s", strerror(-ret));
+		return ret;
+	}
+	/* nl_pid 0: the kernel picks our port id; getsockname tells it */
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &salen) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "netlink bind: %s", strerror(-ret));
 		goto out;
 	}
-	setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
-	portid = mnl_socket_get_portid(nl);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	portid = sa.nl_pid;
 	seq = (unsigned int)time(NULL);
 
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
-	tcm->tcm_family = AF_UNSPEC;
+	req.nlh.nlmsg_seq = seq;
 	/* a kernel may filter on it; the parser filters anyway */
-	tcm->tcm_ifindex = d.ifindex;
-
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+	req.tcm.tcm_ifindex = d.ifindex;
+	sa = (struct sockaddr_nl){ .nl_family = AF_NETLINK };	/* kernel */
+	if (sendto(fd, &req, req.nlh.nlmsg_len, 0, (struct sockaddr *)&sa,
+		   sizeof(sa)) < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "netlink send: %s", strerror(errno));
+		snprintf(err, errlen, "netlink send: %s", strerror(-ret));
 		goto out;
 	}
-	for (;;) {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (ret < 0) {
-			ret = -errno;
+	ret = 1;
+	while (ret > 0) {
+		salen = sizeof(sa);
+		n = recvfrom(fd, buf, sizeof(buf), MSG_TRUNC,
+			     (struct sockaddr *)&sa, &salen);
+		if (n < 0 || n > (ssize_t)sizeof(buf)) {
+			ret = n < 0 ? -errno : -ENOSPC;
 			snprintf(err, errlen, "netlink receive: %s",
-				 strerror(errno));
+				 strerror(-ret));
 			goto out;
 		}
-		ret = mnl_cb_run(buf, ret, seq, portid, sp_dump_cb, &d);
-		if (ret <= MNL_CB_STOP)
-			break;
+		/* the kernel's only: a privileged process may write to us */
+		if (salen != sizeof(sa) || sa.nl_pid)
+			continue;
+		ret = sp_dump_batch(buf, (int)n, seq, portid, &d);
 	}
 	if (ret < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "netlink dump: %s", strerror(errno));
+		snprintf(err, errlen, "netlink dump: %s", strerror(-ret));
 		goto out;
 	}
 	if (!d.found) {
@@ -117,7 +169,7 @@ int sp_stripe_read(const char *dev, struct sp_xstats *x, char *err,
 	}
 	ret = 0;
 out:
-	mnl_socket_close(nl);
+	close(fd);
 	return ret;
 }
 

@@ -15,6 +15,22 @@
 int sp_stripe_read(const char *dev, struct sp_xstats *x, char *err,
 		   size_t errlen);
 
+/* The dump's reader, apart for the unit tests: the first stripe qdisc on
+ * ifindex goes to *x and sets found; bad counts malformed ones.
+ */
+struct sp_dump {
+	int ifindex;
+	int found;
+	int bad;
+	struct sp_xstats *x;
+};
+
+/* One datagram of the dump (len bytes at buf): 1 for more, 0 at its end,
+ * or -errno: from the kernel, or of a foreign port or sequence number.
+ */
+int sp_dump_batch(const void *buf, int len, unsigned int seq,
+		  unsigned int portid, struct sp_dump *d);
+
 /* --stripe-dev: read before the run (a failure is a warning), then after
  * it, and leave the difference, or why there is none, in side->stripe*.
  */

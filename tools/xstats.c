@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
 #include <linux/gen_stats.h>
+#include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/stripe.h>
 
@@ -30,13 +30,13 @@ static int sp_attr_walk(const void *buf, size_t len, sp_attr_cb cb,
 	int ret;
 
 	while (len >= sizeof(*a)) {
-		if (!mnl_attr_ok(a, (int)(len > 0x7fffffff ? 0x7fffffff :
-					  len)))
+		/* nla_ok(): a whole header, and no further than the buffer */
+		if (a->nla_len < sizeof(*a) || a->nla_len > len)
 			return -EINVAL;
 		ret = cb(a, data);
 		if (ret < 0)
 			return ret;
-		step = MNL_ALIGN(a->nla_len);
+		step = NLA_ALIGN(a->nla_len);
 		if (step >= len)
 			return 0;
 		len -= step;
@@ -45,13 +45,26 @@ static int sp_attr_walk(const void *buf, size_t len, sp_attr_cb cb,
 	return 0;
 }
 
+/* An attribute's payload and its length: nla_len >= NLA_HDRLEN, the walk
+ * made sure
+ */
+static const void *sp_nla_data(const struct nlattr *a)
+{
+	return (const char *)a + NLA_HDRLEN;
+}
+
+static size_t sp_nla_len(const struct nlattr *a)
+{
+	return a->nla_len - NLA_HDRLEN;
+}
+
 static void sp_get_str(const struct nlattr *a, char *dst, size_t size)
 {
-	size_t n = mnl_attr_get_payload_len(a);
+	size_t n = sp_nla_len(a);
 
 	if (n >= size)
 		n = size - 1;
-	memcpy(dst, mnl_attr_get_payload(a), n);
+	memcpy(dst, sp_nla_data(a), n);
 	dst[n] = '\0';	/* and stops at an embedded NUL as well */
 }
 
@@ -196,7 +209,7 @@ static int sp_qd_cb(const struct nlattr *a, void *data)
 {
 	struct sp_qd *q = data;
 
-	switch (mnl_attr_get_type(a)) {
+	switch (a->nla_type & NLA_TYPE_MASK) {
 	case TCA_KIND:
 		q->kind = a;
 		break;
@@ -214,7 +227,7 @@ static int sp_stats2_cb(const struct nlattr *a, void *data)
 {
 	struct sp_qd *q = data;
 
-	if (mnl_attr_get_type(a) == TCA_STATS_APP)
+	if ((a->nla_type & NLA_TYPE_MASK) == TCA_STATS_APP)
 		q->app = a;
 	return 0;
 }
@@ -225,18 +238,18 @@ int sp_xstats_from_qdisc(const struct nlmsghdr *nlh, int ifindex,
 	const struct tcmsg *tcm;
 	struct sp_qd q = { 0 };
 	char kind[16];
-	size_t hdr = MNL_ALIGN(sizeof(*tcm));
+	size_t hdr = NLMSG_ALIGN(sizeof(*tcm));
 	int ret;
 
-	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + hdr)
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + hdr)
 		return -EINVAL;
 	if (nlh->nlmsg_type != RTM_NEWQDISC)
 		return 0;
-	tcm = mnl_nlmsg_get_payload(nlh);
+	tcm = NLMSG_DATA(nlh);
 	if (ifindex && tcm->tcm_ifindex != ifindex)
 		return 0;
 	ret = sp_attr_walk((const char *)tcm + hdr,
-			   nlh->nlmsg_len - MNL_NLMSG_HDRLEN - hdr,
+			   nlh->nlmsg_len - NLMSG_HDRLEN - hdr,
 			   sp_qd_cb, &q);
 	if (ret < 0)
 		return ret;
@@ -246,8 +259,7 @@ int sp_xstats_from_qdisc(const struct nlmsghdr *nlh, int ifindex,
 	if (strcmp(kind, STRIPE_KIND))
 		return 0;
 	if (q.stats2) {
-		ret = sp_attr_walk(mnl_attr_get_payload(q.stats2),
-				   mnl_attr_get_payload_len(q.stats2),
+		ret = sp_attr_walk(sp_nla_data(q.stats2), sp_nla_len(q.stats2),
 				   sp_stats2_cb, &q);
 		if (ret < 0)
 			return ret;
@@ -259,8 +271,7 @@ int sp_xstats_from_qdisc(const struct nlmsghdr *nlh, int ifindex,
 		memset(x, 0, sizeof(*x));
 		return 1;	/* a stripe qdisc without statistics */
 	}
-	ret = sp_xstats_parse(mnl_attr_get_payload(q.app),
-			      mnl_attr_get_payload_len(q.app), x);
+	ret = sp_xstats_parse(sp_nla_data(q.app), sp_nla_len(q.app), x);
 	return ret < 0 ? ret : 1;
 }
 

@@ -78,7 +78,8 @@ struct sp_xstats {
  */
 int sp_xstats_parse(const void *buf, size_t len, struct sp_xstats *x);
 
-/* Parse an RTM_NEWQDISC message. 1 if it is a stripe qdisc on ifindex and
+/* Parse an RTM_NEWQDISC message (nlmsg_len bytes of it readable, as
+ * NLMSG_OK checks). 1 if it is a stripe qdisc on ifindex and
  * x was filled, 0 if it is some other qdisc, negative on malformed input.
  */
 int sp_xstats_from_qdisc(const struct nlmsghdr *nlh, int ifindex,

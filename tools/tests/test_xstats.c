@@ -1,19 +1,96 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Stripe statistics parser on hand-built RTM_NEWQDISC messages. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <libmnl/libmnl.h>
 #include <linux/gen_stats.h>
+#include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <linux/stripe.h>
 
+#include "../stripe_nl.h"
 #include "../xstats.h"
 #include "tap.h"
 
 static char buf[16384];
+
+/* A message builder as libmnl's: attributes appended at nlmsg_len, each
+ * padded to 4 with zeroes, a nest flagged NLA_F_NESTED as the kernel's
+ */
+static void *nlmsg_tail(struct nlmsghdr *nlh)
+{
+	return (char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len);
+}
+
+static struct nlmsghdr *nlmsg_put_header(void *b)
+{
+	struct nlmsghdr *nlh = b;
+
+	memset(nlh, 0, NLMSG_HDRLEN);
+	nlh->nlmsg_len = NLMSG_HDRLEN;
+	return nlh;
+}
+
+static void *nlmsg_put_extra_header(struct nlmsghdr *nlh, size_t size)
+{
+	void *p = nlmsg_tail(nlh);
+
+	memset(p, 0, NLMSG_ALIGN(size));
+	nlh->nlmsg_len += NLMSG_ALIGN(size);
+	return p;
+}
+
+static struct nlattr *attr_put(struct nlmsghdr *nlh, int type, size_t len,
+			       const void *data)
+{
+	struct nlattr *a = nlmsg_tail(nlh);
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memset(a + 1, 0, NLA_ALIGN(len));
+	if (len)
+		memcpy(a + 1, data, len);
+	nlh->nlmsg_len += NLA_ALIGN(a->nla_len);
+	return a;
+}
+
+#define ATTR_PUT(t, name)						\
+static void attr_put_##name(struct nlmsghdr *nlh, int type, t v)	\
+{									\
+	attr_put(nlh, type, sizeof(v), &v);				\
+}
+ATTR_PUT(uint8_t, u8)
+ATTR_PUT(uint16_t, u16)
+ATTR_PUT(uint32_t, u32)
+ATTR_PUT(uint64_t, u64)
+
+static void attr_put_strz(struct nlmsghdr *nlh, int type, const char *s)
+{
+	attr_put(nlh, type, strlen(s) + 1, s);
+}
+
+static struct nlattr *attr_nest_start(struct nlmsghdr *nlh, int type)
+{
+	return attr_put(nlh, NLA_F_NESTED | type, 0, NULL);
+}
+
+static void attr_nest_end(struct nlmsghdr *nlh, struct nlattr *a)
+{
+	a->nla_len = (char *)nlmsg_tail(nlh) - (char *)a;
+}
+
+static void *attr_get_payload(const struct nlattr *a)
+{
+	return (char *)a + NLA_HDRLEN;
+}
+
+static size_t attr_get_payload_len(const struct nlattr *a)
+{
+	return a->nla_len - NLA_HDRLEN;
+}
 
 struct link_def {
 	uint32_t ifindex;
@@ -24,22 +101,22 @@ struct link_def {
 static void put_link(struct nlmsghdr *nlh, const struct link_def *l,
 		     int extra)
 {
-	struct nlattr *n = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINK);
+	struct nlattr *n = attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINK);
 
-	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_IFINDEX, l->ifindex);
-	mnl_attr_put_strz(nlh, TCA_STRIPE_LSTAT_NAME, l->name);
-	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_WEIGHT, 10);
-	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_FLAGS,
+	attr_put_u32(nlh, TCA_STRIPE_LSTAT_IFINDEX, l->ifindex);
+	attr_put_strz(nlh, TCA_STRIPE_LSTAT_NAME, l->name);
+	attr_put_u32(nlh, TCA_STRIPE_LSTAT_WEIGHT, 10);
+	attr_put_u32(nlh, TCA_STRIPE_LSTAT_FLAGS,
 			 STRIPE_LINK_F_UP | STRIPE_LINK_F_ACTIVE);
 	if (extra) {
 		/* an attribute from a future kernel, and a PAD */
-		mnl_attr_put_u64(nlh, 200, 0xdeadbeef);
-		mnl_attr_put(nlh, TCA_STRIPE_LSTAT_PAD, 0, NULL);
+		attr_put_u64(nlh, 200, 0xdeadbeef);
+		attr_put(nlh, TCA_STRIPE_LSTAT_PAD, 0, NULL);
 	}
-	mnl_attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_PACKETS, l->tx_bytes / 1000);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_BYTES, l->tx_bytes);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_LSTAT_RX_BYTES, 77);
-	mnl_attr_nest_end(nlh, n);
+	attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_PACKETS, l->tx_bytes / 1000);
+	attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_BYTES, l->tx_bytes);
+	attr_put_u64(nlh, TCA_STRIPE_LSTAT_RX_BYTES, 77);
+	attr_nest_end(nlh, n);
 }
 
 /* A master with links; returns the message. app_start/app_len locate the
@@ -56,42 +133,42 @@ static struct nlmsghdr *build(const char *kind, int ifindex,
 	int i;
 
 	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
+	nlh = nlmsg_put_header(buf);
 	nlh->nlmsg_type = RTM_NEWQDISC;
-	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	tcm = nlmsg_put_extra_header(nlh, sizeof(*tcm));
 	tcm->tcm_ifindex = ifindex;
 	tcm->tcm_parent = TC_H_ROOT;
-	mnl_attr_put_strz(nlh, TCA_KIND, kind);
+	attr_put_strz(nlh, TCA_KIND, kind);
 	if (use_xstats) {
-		a = mnl_attr_nest_start(nlh, TCA_XSTATS);
+		a = attr_nest_start(nlh, TCA_XSTATS);
 	} else {
-		st2 = mnl_attr_nest_start(nlh, TCA_STATS2);
-		mnl_attr_put(nlh, TCA_STATS_BASIC, 16, buf + 8000);
-		a = mnl_attr_nest_start(nlh, TCA_STATS_APP);
+		st2 = attr_nest_start(nlh, TCA_STATS2);
+		attr_put(nlh, TCA_STATS_BASIC, 16, buf + 8000);
+		a = attr_nest_start(nlh, TCA_STATS_APP);
 	}
-	mnl_attr_put_u8(nlh, TCA_STRIPE_XSTATS_ROLE, STRIPE_ROLE_MASTER);
-	m = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_MASTER);
-	mnl_attr_put_strz(nlh, TCA_STRIPE_MSTAT_NAME, "stripe0");
-	mnl_attr_put_u32(nlh, TCA_STRIPE_MSTAT_LINKS, nlinks);
-	mnl_attr_put_u32(nlh, TCA_STRIPE_MSTAT_ACTIVE, nlinks);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_MSTAT_TX_PACKETS, 3000);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_MSTAT_TX_BYTES, 4500000);
+	attr_put_u8(nlh, TCA_STRIPE_XSTATS_ROLE, STRIPE_ROLE_MASTER);
+	m = attr_nest_start(nlh, TCA_STRIPE_XSTATS_MASTER);
+	attr_put_strz(nlh, TCA_STRIPE_MSTAT_NAME, "stripe0");
+	attr_put_u32(nlh, TCA_STRIPE_MSTAT_LINKS, nlinks);
+	attr_put_u32(nlh, TCA_STRIPE_MSTAT_ACTIVE, nlinks);
+	attr_put_u64(nlh, TCA_STRIPE_MSTAT_TX_PACKETS, 3000);
+	attr_put_u64(nlh, TCA_STRIPE_MSTAT_TX_BYTES, 4500000);
 	if (extra)
-		mnl_attr_put_u32(nlh, 99, 1);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_MSTAT_RX_BYTES, 1ULL << 40);
-	mnl_attr_nest_end(nlh, m);
-	ls = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINKS);
+		attr_put_u32(nlh, 99, 1);
+	attr_put_u64(nlh, TCA_STRIPE_MSTAT_RX_BYTES, 1ULL << 40);
+	attr_nest_end(nlh, m);
+	ls = attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINKS);
 	for (i = 0; i < nlinks; i++)
 		put_link(nlh, &links[i], extra);
-	mnl_attr_nest_end(nlh, ls);
+	attr_nest_end(nlh, ls);
 	if (extra)
-		mnl_attr_put_u32(nlh, 77, 5);	/* unknown top level */
-	mnl_attr_nest_end(nlh, a);
+		attr_put_u32(nlh, 77, 5);	/* unknown top level */
+	attr_nest_end(nlh, a);
 	if (st2)
-		mnl_attr_nest_end(nlh, st2);
+		attr_nest_end(nlh, st2);
 	if (app) {
-		*app = mnl_attr_get_payload(a);
-		*app_len = mnl_attr_get_payload_len(a);
+		*app = attr_get_payload(a);
+		*app_len = attr_get_payload_len(a);
 	}
 	return nlh;
 }
@@ -103,21 +180,20 @@ static struct nlattr *hist_nest;	/* the last put_hist() */
  */
 static void put_hist(struct nlmsghdr *nlh, int n, uint64_t first, int bad_at)
 {
-	struct nlattr *h = mnl_attr_nest_start(nlh,
-					       TCA_STRIPE_MSTAT_RX_HOLD_HIST);
+	struct nlattr *h = attr_nest_start(nlh, TCA_STRIPE_MSTAT_RX_HOLD_HIST);
 	int k;
 
 	hist_nest = h;
 
 	for (k = 0; k < n; k++) {
-		mnl_attr_put(nlh, TCA_STRIPE_HIST_PAD, 0, NULL);
+		attr_put(nlh, TCA_STRIPE_HIST_PAD, 0, NULL);
 		if (k == bad_at)
-			mnl_attr_put_u16(nlh, TCA_STRIPE_HIST_BUCKET, 1);
+			attr_put_u16(nlh, TCA_STRIPE_HIST_BUCKET, 1);
 		else
-			mnl_attr_put_u64(nlh, TCA_STRIPE_HIST_BUCKET,
+			attr_put_u64(nlh, TCA_STRIPE_HIST_BUCKET,
 					 first + k);
 	}
-	mnl_attr_nest_end(nlh, h);
+	attr_nest_end(nlh, h);
 }
 
 /* TCA_STATS_APP payload with the statistics of uapi commit 48d50b3:
@@ -131,38 +207,38 @@ static struct nlattr *build_new(int nbuckets, int bad_at, uint64_t base,
 	struct nlmsghdr *nlh;
 
 	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	app = mnl_attr_nest_start(nlh, TCA_STATS_APP);
-	m = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_MASTER);
-	mnl_attr_put_strz(nlh, TCA_STRIPE_MSTAT_NAME, "stripe0");
-	mnl_attr_put_u32(nlh, TCA_STRIPE_MSTAT_SENDER_ID, 0xdeadbeef);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_MSTAT_TX_MARKERS, base);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_MSTAT_RX_MARKERS, base + 1);
-	mnl_attr_put_u32(nlh, TCA_STRIPE_MSTAT_RX_SENDERS, 2);
+	nlh = nlmsg_put_header(buf);
+	app = attr_nest_start(nlh, TCA_STATS_APP);
+	m = attr_nest_start(nlh, TCA_STRIPE_XSTATS_MASTER);
+	attr_put_strz(nlh, TCA_STRIPE_MSTAT_NAME, "stripe0");
+	attr_put_u32(nlh, TCA_STRIPE_MSTAT_SENDER_ID, 0xdeadbeef);
+	attr_put_u64(nlh, TCA_STRIPE_MSTAT_TX_MARKERS, base);
+	attr_put_u64(nlh, TCA_STRIPE_MSTAT_RX_MARKERS, base + 1);
+	attr_put_u32(nlh, TCA_STRIPE_MSTAT_RX_SENDERS, 2);
 	if (nbuckets)
 		put_hist(nlh, nbuckets, base + 100, bad_at);
-	mnl_attr_nest_end(nlh, m);
-	ls = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINKS);
-	l = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINK);
-	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_IFINDEX, 3);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_MARKERS, base + 2);
-	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_RX_SKEW_US, skew_us);
-	mnl_attr_nest_end(nlh, l);
-	l = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINK);
-	mnl_attr_put_u32(nlh, TCA_STRIPE_LSTAT_IFINDEX, 4);
-	mnl_attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_MARKERS, base + 3);
+	attr_nest_end(nlh, m);
+	ls = attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINKS);
+	l = attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINK);
+	attr_put_u32(nlh, TCA_STRIPE_LSTAT_IFINDEX, 3);
+	attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_MARKERS, base + 2);
+	attr_put_u32(nlh, TCA_STRIPE_LSTAT_RX_SKEW_US, skew_us);
+	attr_nest_end(nlh, l);
+	l = attr_nest_start(nlh, TCA_STRIPE_XSTATS_LINK);
+	attr_put_u32(nlh, TCA_STRIPE_LSTAT_IFINDEX, 4);
+	attr_put_u64(nlh, TCA_STRIPE_LSTAT_TX_MARKERS, base + 3);
 	if (bad_skew)
-		mnl_attr_put_u16(nlh, TCA_STRIPE_LSTAT_RX_SKEW_US, 9);
-	mnl_attr_nest_end(nlh, l);
-	mnl_attr_nest_end(nlh, ls);
-	mnl_attr_nest_end(nlh, app);
+		attr_put_u16(nlh, TCA_STRIPE_LSTAT_RX_SKEW_US, 9);
+	attr_nest_end(nlh, l);
+	attr_nest_end(nlh, ls);
+	attr_nest_end(nlh, app);
 	return app;
 }
 
 static int parse_app(const struct nlattr *app, struct sp_xstats *x)
 {
-	return sp_xstats_parse(mnl_attr_get_payload(app),
-			       mnl_attr_get_payload_len(app), x);
+	return sp_xstats_parse(attr_get_payload(app),
+			       attr_get_payload_len(app), x);
 }
 
 /* Markers, sender id, senders, hold-time histogram, per-link skew */
@@ -246,15 +322,123 @@ static const struct link_def two[] = {
 	{ 4, "eth2", 1500000 },
 };
 
+/* A dump datagram: messages back to back, as the kernel sends them, each
+ * with sequence number 5 and port id 9
+ */
+static char dg[4096];
+static int dg_len;
+
+static struct nlmsghdr *dg_add(const struct nlmsghdr *m)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)(dg + dg_len);
+
+	memcpy(nlh, m, m->nlmsg_len);
+	nlh->nlmsg_seq = 5;
+	nlh->nlmsg_pid = 9;
+	dg_len += NLMSG_ALIGN(m->nlmsg_len);
+	return nlh;
+}
+
+/* NLMSG_DONE or NLMSG_ERROR; an nlmsgerr in either, len bytes of it */
+static struct nlmsghdr *dg_ctl(int type, int error, size_t len)
+{
+	struct {
+		struct nlmsghdr h;
+		struct nlmsgerr e;
+	} m = { .h.nlmsg_type = type, .e.error = error };
+
+	m.h.nlmsg_len = NLMSG_LENGTH(len);
+	return dg_add(&m.h);
+}
+
+/* the netlink dump loop of stripe_nl.c, on hand-made datagrams */
+static void test_dump(void)
+{
+	static struct sp_xstats x;
+	struct sp_dump d = { .ifindex = 7, .x = &x };
+	const size_t e = sizeof(struct nlmsgerr);
+	struct nlmsghdr *nlh;
+	int i, ret, stripe_end;
+	bool good = true;
+
+	dg_len = 0;
+	dg_add(build("fq_codel", 7, two, 2, 0, 0, NULL, NULL));
+	dg_add(build("stripe", 8, two, 1, 0, 0, NULL, NULL));
+	dg_add(build("stripe", 7, two, 2, 0, 0, NULL, NULL));
+	stripe_end = dg_len;
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == 1 && d.found &&
+	   !d.bad && x.nlinks == 2 && x.link[1].tx_bytes == 1500000,
+	   "dump: the stripe qdisc of the device among others; more to come");
+	dg_ctl(NLMSG_DONE, 0, sizeof(int));
+	d.found = 0;
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == 0 && d.found,
+	   "dump: NLMSG_DONE ends it");
+	ok(sp_dump_batch(dg, dg_len, 6, 9, &d) == -EPROTO &&
+	   sp_dump_batch(dg, dg_len, 5, 10, &d) == -ESRCH,
+	   "dump: another sequence number or port id is an error");
+
+	/* every cut: only whole messages read, the end only when whole */
+	for (i = 0; i <= dg_len; i++) {
+		char *cut = malloc(i ? i : 1);	/* a read past it: ASan */
+
+		if (!cut)
+			break;
+		memcpy(cut, dg, i);
+		d.found = 0;
+		ret = sp_dump_batch(cut, i, 5, 9, &d);
+		good &= ret == (i == dg_len ? 0 : 1);
+		good &= d.found == (i >= stripe_end) && !d.bad;
+		free(cut);
+	}
+	ok(good && i > dg_len,
+	   "dump cut at every length: whole messages only, no crash");
+
+	dg_len = 0;
+	nlh = dg_add(build("stripe", 7, two, 2, 0, 0, NULL, NULL));
+	nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == -EINTR,
+	   "dump: an interrupted dump is an error");
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	nlh->nlmsg_len += 4;
+	d.found = 0;
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == 1 && !d.found,
+	   "dump: a message longer than the datagram is not read");
+	nlh->nlmsg_len = NLMSG_HDRLEN - 1;
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == 1 && !d.found,
+	   "dump: a message shorter than its header ends the datagram");
+	nlh->nlmsg_len = NLMSG_HDRLEN + 4;
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == 1 && !d.found && d.bad == 1,
+	   "dump: a qdisc message without its tcmsg is malformed");
+
+	dg_len = 0;
+	dg_ctl(NLMSG_ERROR, -EPERM, e);
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == -EPERM,
+	   "dump: NLMSG_ERROR's negative error is the errno");
+	dg_len = 0;
+	dg_ctl(NLMSG_ERROR, 0, e);
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == 0, "dump: an ACK ends it");
+	dg_len = 0;
+	dg_ctl(NLMSG_ERROR, 5, e);
+	dg_ctl(NLMSG_ERROR, -5000, e);
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == -EPROTO &&
+	   sp_dump_batch(dg + dg_len / 2, dg_len / 2, 5, 9, &d) == -EPROTO,
+	   "dump: an error out of -4095..0 is no errno");
+	dg_len = 0;
+	dg_ctl(NLMSG_ERROR, -EPERM, e - 1);
+	ok(sp_dump_batch(dg, dg_len, 5, 9, &d) == -EBADMSG,
+	   "dump: NLMSG_ERROR too short for its nlmsgerr");
+}
+
 void test_xstats(void)
 {
 	struct sp_xstats x, y, d;
 	struct link_def many[40];
+	struct nlattr *a, *kind;
 	struct nlmsghdr *nlh;
-	struct nlattr *a;
+	int i, ret, stats_at;
+	bool good = true;
 	size_t app_len;
 	void *app;
-	int i, ret;
 
 	nlh = build("stripe", 7, two, 2, 0, 0, NULL, NULL);
 	ret = sp_xstats_from_qdisc(nlh, 7, &x);
@@ -285,6 +469,31 @@ void test_xstats(void)
 	   y.link[0].tx_bytes == 3000000,
 	   "old TCA_XSTATS carrier accepted");
 
+	/* the qdisc's attributes walked as nla_for_each_attr() does: one
+	 * of a length under its header, or past the message, is an error;
+	 * less than a header left is the end
+	 */
+	nlh = build("stripe", 7, two, 2, 0, 0, NULL, NULL);
+	kind = (void *)((char *)nlh + NLMSG_SPACE(sizeof(struct tcmsg)));
+	kind->nla_len = NLA_HDRLEN - 1;
+	ok(sp_xstats_from_qdisc(nlh, 7, &y) == -EINVAL,
+	   "qdisc attribute shorter than its header: -EINVAL");
+	kind->nla_len = NLA_HDRLEN + sizeof("stripe");
+	stats_at = (char *)kind + NLA_ALIGN(kind->nla_len) - (char *)nlh;
+	for (i = stats_at; i < (int)nlh->nlmsg_len; i++) {
+		struct nlmsghdr *cut = malloc(i);	/* a read past: ASan */
+
+		if (!cut)
+			break;
+		memcpy(cut, nlh, i);
+		cut->nlmsg_len = i;
+		ret = sp_xstats_from_qdisc(cut, 7, &y);
+		good &= ret == (i < stats_at + NLA_HDRLEN ? 1 : -EINVAL);
+		free(cut);
+	}
+	ok(good && i == (int)nlh->nlmsg_len,
+	   "qdisc cut at every length of its TCA_STATS2: -EINVAL");
+
 	/* damage: truncate the app payload in the middle of the links */
 	build("stripe", 7, two, 2, 0, 0, &app, &app_len);
 	ret = sp_xstats_parse(app, app_len - 6, &y);
@@ -295,13 +504,13 @@ void test_xstats(void)
 	ok(1, "every truncation length parses without a crash");
 
 	/* wrong sizes: a 3-byte u64, a 2-byte u32 */
-	nlh = mnl_nlmsg_put_header(buf);
-	a = mnl_attr_nest_start(nlh, TCA_STRIPE_XSTATS_MASTER);
-	mnl_attr_put(nlh, TCA_STRIPE_MSTAT_TX_BYTES, 3, "abc");
-	mnl_attr_put_u16(nlh, TCA_STRIPE_MSTAT_LINKS, 9);
-	mnl_attr_put_u32(nlh, TCA_STRIPE_MSTAT_TX_PACKETS, 42);
-	mnl_attr_put(nlh, TCA_STRIPE_MSTAT_NAME, 16, "abcdefghijklmnop");
-	mnl_attr_nest_end(nlh, a);
+	nlh = nlmsg_put_header(buf);
+	a = attr_nest_start(nlh, TCA_STRIPE_XSTATS_MASTER);
+	attr_put(nlh, TCA_STRIPE_MSTAT_TX_BYTES, 3, "abc");
+	attr_put_u16(nlh, TCA_STRIPE_MSTAT_LINKS, 9);
+	attr_put_u32(nlh, TCA_STRIPE_MSTAT_TX_PACKETS, 42);
+	attr_put(nlh, TCA_STRIPE_MSTAT_NAME, 16, "abcdefghijklmnop");
+	attr_nest_end(nlh, a);
 	ret = sp_xstats_parse(a, a->nla_len, &y);
 	ok(ret == 0 && y.skipped == 2 && y.master.tx_bytes == 0 &&
 	   y.master.links == 0, "attributes of a wrong size are skipped");
@@ -342,4 +551,5 @@ void test_xstats(void)
 	ok(1, "20000 random buffers parse without a crash");
 
 	test_xstats_new(&x);
+	test_dump();
 }
