@@ -592,7 +592,7 @@ static int stripe_fill_xstats(struct sk_buff *skb, const struct net_device *dev)
 	struct nlattr *nest;
 
 	nest = nla_nest_start_noflag(skb, IFLA_INFO_XSTATS);
-	if (!nest || stripe_dump_master_xstats(m, skb, false)) {
+	if (!nest || stripe_dump_master_xstats(m, skb, false, true)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -499,6 +499,19 @@ static int stripe_dump(struct Qdisc *sch, struct sk_buff *skb)
 	return nla_nest_end(skb, opts);
 }
 
+/* Whether the qdisc message being filled is the first in @skb.  Only a
+ * finished message has its whole length (nlmsg_end()); the one being
+ * filled still has its header's, and any finished qdisc message has
+ * TCA_KIND beyond that.
+ */
+static bool stripe_dump_first(const struct sk_buff *skb)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)skb->data;
+
+	return skb_headlen(skb) < NLMSG_HDRLEN ||
+	       nlh->nlmsg_len <= NLMSG_LENGTH(sizeof(struct tcmsg));
+}
+
 static int stripe_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct stripe_sched *q = qdisc_priv(sch);
@@ -509,7 +522,8 @@ static int stripe_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	if (!app)
 		return -EMSGSIZE;
 	if (q->master)
-		err = stripe_dump_master_xstats(q->master, d->skb, true);
+		err = stripe_dump_master_xstats(q->master, d->skb, true,
+						stripe_dump_first(d->skb));
 	else if (q->link)
 		err = stripe_dump_link_xstats(q->link, d->skb);
 	else

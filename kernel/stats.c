@@ -330,9 +330,13 @@ static int stripe_put_peers(struct stripe_master *m, struct sk_buff *skb)
  * adds the address families' attributes after ours and is sized by
  * stripe_get_xstats_size(): filling it with peers made every such dump fail
  * with EMSGSIZE while some hundred peers were heard.
+ * A message that is not @first in its buffer and lacks room for every link
+ * fails with -EMSGSIZE: a dump then sends it first in its next buffer, which
+ * is as large as the reader's (a fresh socket's first buffer is 4 KB, and
+ * stripe-perf's dump of six links under six links' qdiscs got none of them).
  */
 int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb,
-			      bool peers)
+			      bool peers, bool first)
 {
 	struct stripe_link *link;
 	struct nlattr *links;
@@ -351,6 +355,8 @@ int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb,
 		 */
 		if (skb_tailroom(skb) < STRIPE_LINK_ROOM ||
 		    stripe_put_link(link, skb)) {
+			if (!first)
+				return -EMSGSIZE;
 			nla_nest_end(skb, links);
 			return 0;
 		}

@@ -540,7 +540,7 @@ static inline void stripe_master_stats_read(const struct stripe_master *m,
 }
 
 int stripe_dump_master_xstats(struct stripe_master *m, struct sk_buff *skb,
-			      bool peers);
+			      bool peers, bool first);
 int stripe_dump_link_xstats(struct stripe_link *link, struct sk_buff *skb);
 
 #endif /* _STRIPE_H */
