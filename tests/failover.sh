@@ -36,20 +36,10 @@ goodput() {	# goodput NAME -- Mbit/s of a finished stream, empty if it failed
 	python3 -c "import json; print(int(json.load(open('$OUT.$1'))['summary']['goodput_bps'] / 1e6))" 2>/dev/null ||
 		sed 's/^/# stripe-perf: /' "$OUT.$1" | head -5 >&2
 }
-# links_flagged NS FLAG [BUT_NOT] -- stripe0's links flagged FLAG (and not
-# BUT_NOT).  "silent": left, for its silence here or the peer's report;
-# "lost": the peer reports it lost; silent but not lost: left for the
-# silence here alone.
-links_flagged() {
-	tc -n "$1" -s -j qdisc show dev stripe0 |
-		jq -r --arg f "$2" --arg n "${3:-}" '[.[0].links[] |
-			select((.flags | index($f)) and
-			       ($n == "" or (.flags | index($n) | not))) |
-			.name] | join(" ")'
-}
+# links_flagged (lib.sh) flags: "silent": left, for its silence here or
+# the peer's report; "lost": the peer reports it lost; silent but not lost:
+# left for the silence here alone.
 silent_links() { links_flagged "$1" silent; }	# silent_links NS
-# at_least A B PCT -- A >= PCT % of B
-at_least() { [ -n "$1" ] && [ -n "$2" ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]; }
 
 stream 6 clean
 wait $STREAM_PID

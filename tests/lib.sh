@@ -317,6 +317,24 @@ link_stat() {
 	tc -n "$1" -s -j qdisc show dev "$2" 2>/dev/null |
 		jq -r --arg f "$3" ".[0].links[0] | $JQ_FIELD" 2>/dev/null
 }
+# each_field NS LIST FIELD -- FIELD of every entry of NS's stripe0 LIST
+# (links or peers), in order
+each_field() {
+	tc -n "$1" -s -j qdisc show dev stripe0 2>/dev/null |
+		jq -r --arg f "$3" "[.[0].$2[]? | $JQ_FIELD] | join(\" \")" \
+			2>/dev/null
+}
+# links_flagged NS FLAG [BUT_NOT] -- the names of NS's links flagged FLAG
+# (and not BUT_NOT)
+links_flagged() {
+	tc -n "$1" -s -j qdisc show dev stripe0 |
+		jq -r --arg f "$2" --arg n "${3:-}" '[.[0].links[] |
+			select((.flags | index($f)) and
+			       ($n == "" or (.flags | index($n) | not))) |
+			.name] | join(" ")'
+}
+# at_least A B PCT -- A >= PCT % of B
+at_least() { [ -n "$1" ] && [ -n "$2" ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]; }
 
 # wait_for CMD... -- poll until CMD succeeds, up to 10 s
 wait_for() {

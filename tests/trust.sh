@@ -87,10 +87,10 @@ ip netns exec "$GW" ping -q -c 30 -s 8000 -i 0.02 -W 1 10.9.0.2 >/dev/null
 DROPS="rx_feedback_unknown rx_feedback_other rx_wrong_addr rx_feedback_unsent rx_malformed"
 counters() {	# counters NS -- the DROPS counters of NS's master, in order
 	# shellcheck disable=SC2086
-	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-m = json.load(sys.stdin)[0]["master"]
-print(" ".join(str(m.get(k, 0)) for k in sys.argv[1:]))' $DROPS
+	tc -n "$1" -s -j qdisc show dev stripe0 |
+		jq -r '.[0].master as $m |
+			[$ARGS.positional[] | $m[.] // 0 | tostring] |
+			join(" ")' --args $DROPS
 }
 delta() {	# delta BEFORE AFTER NAME -- how much counter NAME grew
 	local -a b a n
@@ -113,25 +113,15 @@ drops_log() {	# drops_log BEFORE AFTER -- each counter's growth, for log
 	done
 	echo "${out# }"
 }
-left_all() {	# left_all NS -- every link's left counter, in order
-	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-print(" ".join(str(l.get("left", 0)) for l in json.load(sys.stdin)[0].get("links", [])))'
-}
-peer_ids() {	# peer_ids NS -- the sender ids NS's master heard lately
-	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-print(" ".join(str(p.get("id", 0)) for p in json.load(sys.stdin)[0].get("peers", [])))'
-}
+left_all() { each_field "$1" links left; }	# left_all NS -- in link order
+peer_ids() { each_field "$1" peers id; }	# the ids NS's master heard lately
 has_id() { grep -qw -- "$2" <<<"$1"; }	# has_id LIST WORD
 lacks_id() { ! has_id "$1" "$2"; }
-# at_least A B PCT -- A >= PCT % of B
-at_least() { [ -n "$1" ] && [ -n "$2" ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]; }
 iperf_mbit() {	# iperf_mbit SECS -- a TCP stream gw -> bl, Mbit/s received
 	ip netns exec "$BL" iperf3 -s -1 -D
 	wait_for listening "$BL" 5201
 	ip netns exec "$GW" iperf3 -c 10.9.0.2 -t "$1" -J 2>/dev/null |
-		python3 -c "import json,sys; print(int(json.load(sys.stdin)['end']['sum_received']['bits_per_second'] / 1e6))" 2>/dev/null
+		jq '.end.sum_received.bits_per_second / 1e6 | floor' 2>/dev/null
 }
 
 gw_id=$(master_field "$GW" sender_id)
@@ -214,10 +204,7 @@ links_out() {
 	local i
 	for ((i = 0; i < $2; i++)); do
 		sleep 1
-		tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys
-links = json.load(sys.stdin)[0].get("links", [])
-print(sum("lost" in l.get("flags", []) for l in links))'
+		links_flagged "$1" lost | wc -w
 	done | tr '\n' ' '
 }
 # forged_stream SECS MODE DST SENDER PEER [UNTIL] -- a stream of SECS with
@@ -233,7 +220,6 @@ forged_stream() {
 	MBIT=$(iperf_mbit "$secs")
 	wait "$fpid" "$opid"
 	OUT_GW=$(cat "$OUT.out" 2>/dev/null)
-	FORGE_END=$(date +%s)
 	SENT=$(cat "$OUT.sent" 2>/dev/null)
 	SENT=${SENT:-0}
 }
