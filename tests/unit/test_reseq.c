@@ -1417,6 +1417,18 @@ static void lseq_frame(u32 gseq, u32 fseq, u8 lseq, bool marker,
 	__skb_queue_purge(&r.out);
 }
 
+/* Link 10's line of the report after @waits loss waits from @now */
+static const struct stripe_link_report *
+lost_report(struct stripe_reseq_now *now, unsigned int waits,
+	    struct stripe_feedback_msg *msg)
+{
+	while (waits--) {
+		now->ns += STRIPE_RX_LOSS_WAIT_NS;
+		feedback_at(now->ns, msg);
+	}
+	return report_of(msg, 10);
+}
+
 /* Each link's lseq: the numbers it skipped are counted lost, in the
  * report (the sender takes a lossy link down to the least pace)
  */
@@ -1440,9 +1452,7 @@ static void test_feedback_lost(void)
 	a = report_of(&msg, 10);
 	check(a && a->lost == 0 && a->frames == 6,
 	      "lost: the lseq numbers a link skipped wait before they count");
-	now.ns += STRIPE_RX_LOSS_WAIT_NS;
-	feedback_at(now.ns, &msg);
-	a = report_of(&msg, 10);
+	a = lost_report(&now, 1, &msg);
 	check(a && a->lost == 4,
 	      "lost: the lseq numbers a link skipped are counted (4, across the wrap)");
 	/* A frame older than the link's newest (not FIFO) was counted lost
@@ -1456,9 +1466,7 @@ static void test_feedback_lost(void)
 	/* A jump of 64 or more (a sender that started afresh): no loss */
 	lseq_frame(seq, seq, 100, false, &now);
 	seq++;
-	now.ns += STRIPE_RX_LOSS_WAIT_NS;
-	feedback_at(now.ns, &msg);
-	a = report_of(&msg, 10);
+	a = lost_report(&now, 1, &msg);
 	check(a && a->lost == 3,
 	      "lost: a frame that came late is not lost after all; a restart counts nothing");
 	/* A marker sent right after a data frame on the same link carries
@@ -1470,11 +1478,7 @@ static void test_feedback_lost(void)
 	lseq_frame(seq, seq, 102, false, &now);
 	seq++;
 	lseq_frame(seq, seq, 104, false, &now);
-	now.ns += STRIPE_RX_LOSS_WAIT_NS;
-	feedback_at(now.ns, &msg);
-	now.ns += STRIPE_RX_LOSS_WAIT_NS;
-	feedback_at(now.ns, &msg);
-	a = report_of(&msg, 10);
+	a = lost_report(&now, 2, &msg);
 	check(a && a->lost == 3,
 	      "lost: a marker and a data frame of one gseq, swapped on the link: none lost");
 	/* Late on its own link (veth puts a link's frames on the backlogs
@@ -1486,15 +1490,11 @@ static void test_feedback_lost(void)
 	seq++;
 	lseq_frame(seq, seq, 107, false, &now);
 	seq++;
-	now.ns += STRIPE_RX_LOSS_WAIT_NS;
-	feedback_at(now.ns, &msg);
-	a = report_of(&msg, 10);
+	a = lost_report(&now, 1, &msg);
 	check(a && a->lost == 3,
 	      "lost: a skipped number is not reported before it waited");
 	lseq_frame(seq - 2, seq, 106, false, &now);
-	now.ns += STRIPE_RX_LOSS_WAIT_NS;
-	feedback_at(now.ns, &msg);
-	a = report_of(&msg, 10);
+	a = lost_report(&now, 1, &msg);
 	check(a && a->lost == 3,
 	      "lost: ... and once its frame came late, never");
 	/* Its frame waits on a CPU held off since before it was skipped
@@ -1517,11 +1517,7 @@ static void test_feedback_lost(void)
 	check(a && a->lost == 3,
 	      "lost: a skipped number waits for every CPU to catch up");
 	lseq_frame(seq + 1, seq + 1, 109, false, &now);
-	now.ns += STRIPE_RX_LOSS_WAIT_NS;
-	feedback_at(now.ns, &msg);
-	now.ns += STRIPE_RX_LOSS_WAIT_NS;
-	feedback_at(now.ns, &msg);
-	a = report_of(&msg, 10);
+	a = lost_report(&now, 2, &msg);
 	check(a && a->lost == 3,
 	      "lost: ... and its frame, taken then, is not lost");
 }
