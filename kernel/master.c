@@ -396,9 +396,10 @@ static void stripe_master_setup(struct net_device *dev)
 	dev->rtnl_link_ops = &stripe_link_ops;
 }
 
-/* The master's options, IFLA_INFO_DATA.  Ranges live in the policy, so
- * a policy dump tells them; a full-range policy is used for u32 (the short
- * form holds s16).  No validation callbacks on integers: describing such
+/* The master's options, IFLA_INFO_DATA, read by options.c as tc's are.
+ * Their ranges are in the policy too, so a policy dump tells them; a
+ * full-range policy is used for u32 (the short form holds s16).  No
+ * validation callbacks on integers: describing such
  * a policy back (the core does when an attribute has a bad length) reads
  * the callback's address as s16 bounds and warns in 6.1.  (Not const:
  * 6.1's policy points to a mutable range.)
@@ -485,37 +486,6 @@ static int stripe_validate_slave(struct nlattr *tb[], struct nlattr *data[],
 				      extack);
 }
 
-/* The options in @data over @cfg */
-static void stripe_config_parse(struct stripe_config *cfg, struct nlattr *data[])
-{
-	if (!data)
-		return;
-	if (data[IFLA_STRIPE_REORDER])
-		cfg->reorder = nla_get_u8(data[IFLA_STRIPE_REORDER]);
-	if (data[IFLA_STRIPE_HOLD_MAX_US])
-		cfg->hold_max_us = nla_get_u32(data[IFLA_STRIPE_HOLD_MAX_US]);
-	if (data[IFLA_STRIPE_HOLD_AUTO])
-		cfg->hold_auto = nla_get_u8(data[IFLA_STRIPE_HOLD_AUTO]);
-	if (data[IFLA_STRIPE_QUANTUM])
-		cfg->quantum = nla_get_u32(data[IFLA_STRIPE_QUANTUM]);
-	if (data[IFLA_STRIPE_FLOW_LIMIT])
-		cfg->flow_limit = nla_get_u32(data[IFLA_STRIPE_FLOW_LIMIT]);
-	if (data[IFLA_STRIPE_BUFFER_LIMIT])
-		cfg->buffer_limit = nla_get_u32(data[IFLA_STRIPE_BUFFER_LIMIT]);
-	if (data[IFLA_STRIPE_MEMORY_LIMIT])
-		cfg->memory_limit = nla_get_u32(data[IFLA_STRIPE_MEMORY_LIMIT]);
-	if (data[IFLA_STRIPE_STRIPE_MIN])
-		cfg->stripe_min = nla_get_u32(data[IFLA_STRIPE_STRIPE_MIN]);
-	if (data[IFLA_STRIPE_PROBE_TARGET])
-		cfg->probe_target = nla_get_in_addr(data[IFLA_STRIPE_PROBE_TARGET]);
-	if (data[IFLA_STRIPE_PROBE_INTERVAL_US])
-		cfg->probe_interval_us =
-			nla_get_u32(data[IFLA_STRIPE_PROBE_INTERVAL_US]);
-	if (data[IFLA_STRIPE_PROBE_TARGET6])
-		cfg->probe_target6 =
-			nla_get_in6_addr(data[IFLA_STRIPE_PROBE_TARGET6]);
-}
-
 static int stripe_newlink(struct net *net, struct net_device *dev,
 			  struct nlattr *tb[], struct nlattr *data[],
 			  struct netlink_ext_ack *extack)
@@ -524,7 +494,9 @@ static int stripe_newlink(struct net *net, struct net_device *dev,
 	int err;
 
 	/* No link yet, so nothing to check against: options apply as given */
-	stripe_config_parse(&m->cfg, data);
+	err = stripe_options_read(&m->cfg, data, false, extack);
+	if (err)
+		return err;
 	/* "ip link add ... mtu N" is the user's MTU as much as a later set */
 	if (tb[IFLA_MTU])
 		m->mtu_user = dev->mtu;
@@ -542,9 +514,10 @@ static int stripe_changelink(struct net_device *dev, struct nlattr *tb[],
 {
 	struct stripe_master *m = netdev_priv(dev);
 	struct stripe_config cfg = m->cfg;
+	int err;
 
-	stripe_config_parse(&cfg, data);
-	return stripe_master_configure(m, &cfg, extack);
+	err = stripe_options_read(&cfg, data, false, extack);
+	return err ?: stripe_master_configure(m, &cfg, extack);
 }
 
 static size_t stripe_get_size(const struct net_device *dev)

@@ -31,69 +31,29 @@ struct stripe_sched {
 	struct stripe_master *master;	/* master role */
 };
 
-/* Range checks with a message that names the option.  The policy checks
- * types and lengths only: an integer policy with a validation function
- * cannot be described back to userspace (the core warns when it tries, on
- * a request with a bad length), and a plain range policy only says
- * "integer out of range".
+/* A link's options in range, with a message that names the option (the
+ * master's: options.c, which says why not a range policy)
  */
-static int stripe_validate(const struct nlattr *attr,
-			   struct netlink_ext_ack *extack)
+static int stripe_link_options_check(struct nlattr **tb,
+				     struct netlink_ext_ack *extack)
 {
 	u32 v;
 
-	if (nla_type(attr) == TCA_STRIPE_REORDER) {
-		if (nla_get_u8(attr) <= STRIPE_REORDER_MAX)
-			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "reorder must be off or on");
-		return -ERANGE;
-	}
-	if (nla_type(attr) == TCA_STRIPE_HOLD_AUTO) {
-		if (nla_get_u8(attr) <= 1)
-			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "hold-auto must be off or on");
-		return -ERANGE;
-	}
-	v = nla_get_u32(attr);
-	switch (nla_type(attr)) {
-	case TCA_STRIPE_WEIGHT:		/* 0: auto, from the link speed */
-		if (v <= STRIPE_WEIGHT_MAX)
-			return 0;
+	if (tb[TCA_STRIPE_WEIGHT] &&
+	    nla_get_u32(tb[TCA_STRIPE_WEIGHT]) > STRIPE_WEIGHT_MAX) {
 		NL_SET_ERR_MSG_MOD(extack, "weight must be auto (0) or 1 to 1000");
-		break;
-	case TCA_STRIPE_LIMIT:
-		if (v >= 1 && v <= STRIPE_LIMIT_MAX)
-			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "limit must be 1 to 1048576 packets");
-		break;
-	case TCA_STRIPE_QUANTUM:
-		if (v >= STRIPE_QUANTUM_MIN && v <= STRIPE_QUANTUM_MAX)
-			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "quantum must be 256 to 1048576 bytes");
-		break;
-	case TCA_STRIPE_HOLD_MAX_US:
-		if (v >= 1 && v <= STRIPE_HOLD_MAX_US_MAX)
-			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "hold-max must be 1 us to 1 s");
-		break;
-	case TCA_STRIPE_MEMORY_LIMIT:
-		if (v >= STRIPE_MEMORY_LIMIT_MIN && v <= STRIPE_MEMORY_LIMIT_MAX)
-			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "memory-limit must be 65536 to 2147483648 bytes");
-		break;
-	case TCA_STRIPE_PROBE_INTERVAL_US:
-		if (v >= STRIPE_PROBE_INTERVAL_US_MIN &&
-		    v <= STRIPE_PROBE_INTERVAL_US_MAX)
-			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "probe-interval must be 10 ms to 60 s");
-		break;
-	default:	/* flow-limit, buffer-limit */
-		if (v >= 1 && v <= STRIPE_LIMIT_MAX)
-			return 0;
-		NL_SET_ERR_MSG_MOD(extack, "flow-limit, buffer-limit: 1 to 1048576 packets");
-		break;
+		NL_SET_BAD_ATTR(extack, tb[TCA_STRIPE_WEIGHT]);
+		return -ERANGE;
 	}
-	return -ERANGE;
+	if (tb[TCA_STRIPE_LIMIT]) {
+		v = nla_get_u32(tb[TCA_STRIPE_LIMIT]);
+		if (v < 1 || v > STRIPE_LIMIT_MAX) {
+			NL_SET_ERR_MSG_MOD(extack, "limit must be 1 to 1048576 packets");
+			NL_SET_BAD_ATTR(extack, tb[TCA_STRIPE_LIMIT]);
+			return -ERANGE;
+		}
+	}
+	return 0;
 }
 
 static const struct nla_policy stripe_policy[TCA_STRIPE_MAX + 1] = {
@@ -136,15 +96,6 @@ static int stripe_parse(struct nlattr *opt, struct nlattr **tb,
 	err = nla_parse_nested(tb, TCA_STRIPE_MAX, opt, stripe_policy, extack);
 	if (err)
 		return err;
-	for (i = TCA_STRIPE_WEIGHT; i <= TCA_STRIPE_MAX; i++) {
-		if (i == TCA_STRIPE_STRIPE_MIN || i == TCA_STRIPE_PROBE_TARGET ||
-		    i == TCA_STRIPE_PROBE_TARGET6)
-			continue;	/* any value */
-		if (tb[i] && stripe_validate(tb[i], extack)) {
-			NL_SET_BAD_ATTR(extack, tb[i]);
-			return -ERANGE;
-		}
-	}
 	if (on_master) {
 		if (tb[TCA_STRIPE_MASTER]) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_STRIPE_MASTER],
@@ -167,7 +118,7 @@ static int stripe_parse(struct nlattr *opt, struct nlattr **tb,
 			}
 		}
 	}
-	return 0;
+	return on_master ? 0 : stripe_link_options_check(tb, extack);
 }
 
 /* The options given, over the master's current ones */
@@ -175,31 +126,10 @@ static int stripe_master_apply(struct stripe_master *m, struct nlattr **tb,
 			       struct netlink_ext_ack *extack)
 {
 	struct stripe_config cfg = m->cfg;
+	int err;
 
-	if (tb[TCA_STRIPE_QUANTUM])
-		cfg.quantum = nla_get_u32(tb[TCA_STRIPE_QUANTUM]);
-	if (tb[TCA_STRIPE_REORDER])
-		cfg.reorder = nla_get_u8(tb[TCA_STRIPE_REORDER]);
-	if (tb[TCA_STRIPE_HOLD_MAX_US])
-		cfg.hold_max_us = nla_get_u32(tb[TCA_STRIPE_HOLD_MAX_US]);
-	if (tb[TCA_STRIPE_FLOW_LIMIT])
-		cfg.flow_limit = nla_get_u32(tb[TCA_STRIPE_FLOW_LIMIT]);
-	if (tb[TCA_STRIPE_BUFFER_LIMIT])
-		cfg.buffer_limit = nla_get_u32(tb[TCA_STRIPE_BUFFER_LIMIT]);
-	if (tb[TCA_STRIPE_MEMORY_LIMIT])
-		cfg.memory_limit = nla_get_u32(tb[TCA_STRIPE_MEMORY_LIMIT]);
-	if (tb[TCA_STRIPE_STRIPE_MIN])
-		cfg.stripe_min = nla_get_u32(tb[TCA_STRIPE_STRIPE_MIN]);
-	if (tb[TCA_STRIPE_HOLD_AUTO])
-		cfg.hold_auto = nla_get_u8(tb[TCA_STRIPE_HOLD_AUTO]);
-	if (tb[TCA_STRIPE_PROBE_TARGET])
-		cfg.probe_target = nla_get_in_addr(tb[TCA_STRIPE_PROBE_TARGET]);
-	if (tb[TCA_STRIPE_PROBE_INTERVAL_US])
-		cfg.probe_interval_us =
-			nla_get_u32(tb[TCA_STRIPE_PROBE_INTERVAL_US]);
-	if (tb[TCA_STRIPE_PROBE_TARGET6])
-		cfg.probe_target6 = nla_get_in6_addr(tb[TCA_STRIPE_PROBE_TARGET6]);
-	return stripe_master_configure(m, &cfg, extack);
+	err = stripe_options_read(&cfg, tb, true, extack);
+	return err ?: stripe_master_configure(m, &cfg, extack);
 }
 
 /* Find the master a link asks for, in the link's own namespace. */

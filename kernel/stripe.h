@@ -361,6 +361,8 @@ int stripe_master_rebuild(struct stripe_master *m);
 void stripe_master_drop_link(struct stripe_master *m, struct stripe_link *link);
 void stripe_master_update(struct stripe_master *m);
 bool stripe_link_mtu_ok(unsigned int mtu, u8 reorder);
+int stripe_options_read(struct stripe_config *cfg, struct nlattr **tb,
+			bool tc, struct netlink_ext_ack *extack);
 int stripe_master_configure(struct stripe_master *m,
 			    const struct stripe_config *cfg,
 			    struct netlink_ext_ack *extack);

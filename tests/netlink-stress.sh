@@ -84,6 +84,20 @@ raw "raw quantum 255 on the master" \
 raw "raw quantum 1048577 on the master" \
 	"quantum must be 256 to 1048576 bytes" sm0 change \
 	QUANTUM:u32:1048577
+# Each of the master's ranged options is refused by name (kernel/options.c)
+raw "raw hold-max 0 on the master" \
+	"hold-max must be 1 us to 1 s" sm0 change HOLD_MAX_US:u32:0
+raw "raw flow-limit 0 on the master" \
+	"flow-limit must be 1 to 1048576 packets" sm0 change FLOW_LIMIT:u32:0
+raw "raw buffer-limit 1048577 on the master" \
+	"buffer-limit must be 1 to 1048576 packets" sm0 change \
+	BUFFER_LIMIT:u32:1048577
+raw "raw memory-limit 65535 on the master" \
+	"memory-limit must be 65536 to 2147483648 bytes" sm0 change \
+	14:u32:65535	# TCA_STRIPE_MEMORY_LIMIT
+raw "raw probe-interval 9999 us on the master" \
+	"probe-interval must be 10 ms to 60 s" sm0 change \
+	PROBE_INTERVAL_US:u32:9999
 raw "raw master name of 16 characters" \
 	"Attribute failed policy validation" vb1 create MASTER:str:abcdefghijklmnop
 raw "raw master name of 15 characters that does not exist" \
