@@ -3,12 +3,14 @@
  * stripe: aggregate links into one master device and stripe packets
  * across them -- a replacement for teql (sch_teql).
  *
- * Files: master.c (the master device, ip link), link.c (a link joining,
- * leaving, its receive handler), enslave.c (ip link set DEV master),
- * qdisc.c (the tc interface), xmit.c (transmit; txseq.h numbers its
- * frames), rx.c and reseq.c (receive and the resequencer), marker.c,
- * feedback.c, probe.c and ndisc.c (frames of stripe's own), share.c
- * (adaptive shares), ethtool.c and stats.c (what tools read).
+ * Files: master.c (the master device, ip link), options.c (its options,
+ * for tc and ip alike), link.c (a link joining, leaving, its receive
+ * handler), enslave.c (ip link set DEV master), qdisc.c (the tc interface,
+ * and a link's FIFO), xmit.c (transmit, and numbering frames as a link's
+ * FIFO takes them, with txseq.h), rx.c and reseq.c (receive and the
+ * resequencer), marker.c, feedback.c, probe.c and ndisc.c (frames of
+ * stripe's own), share.c (adaptive shares), ethtool.c and stats.c (what
+ * tools read).
  * Locking: the top of stripe.h.
  */
 #include <linux/module.h>

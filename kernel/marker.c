@@ -13,8 +13,9 @@
  * host on the segment gets none, and with none of them, none is sent.
  * (With more than STRIPE_MARKER_UNICAST_MAX of them, on a link without
  * addresses, and as a probe with no peer known, it is broadcast.)  Every frame of
- * the link is numbered and queued under link->tx_lock, and the marker is
- * too, so it states exactly "nothing older is still on this link".
+ * the link is numbered as the link's FIFO takes it (stripe_link_number()),
+ * and the marker is too, so it states exactly "nothing older is still on
+ * this link".
  *
  * The sender cannot know whether a receiver has a gap pending (there is no
  * return channel), so it marks after any traffic; that costs at most one
@@ -62,9 +63,9 @@ static void stripe_count_markers(struct stripe_master *m,
 /* ... and probes of a cut link, which carries no data, this recently */
 #define STRIPE_PROBE_PEER_NS	(10 * NSEC_PER_SEC)
 
-/* Under @link's tx_lock (the transmit path, stripe_link_note_peer()): the
- * first frame to @addr lately, or one to a peer other than the last.  The
- * list stays latest first; a new peer takes the place of the oldest.
+/* Under @link's root qdisc lock (stripe_link_note_peer()): the first
+ * frame to @addr lately, or one to a peer other than the last.  The list
+ * stays latest first; a new peer takes the place of the oldest.
  */
 void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
 			    u64 now)
@@ -75,9 +76,11 @@ void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
 	for (i = 0; i < STRIPE_TX_PEERS - 1; i++)
 		if (p[i].at && ether_addr_equal(p[i].addr, addr))
 			break;
+	write_seqcount_begin(&link->tx_peer_seq);
 	memmove(&p[1], &p[0], i * sizeof(*p));
 	ether_addr_copy(p[0].addr, addr);
 	p[0].at = now;
+	write_seqcount_end(&link->tx_peer_seq);
 }
 
 /* Did data go to @addr on @link lately?  (feedback.c: reports count only
@@ -86,40 +89,46 @@ void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
  */
 bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now)
 {
-	bool sent = false;
-	unsigned int i;
+	unsigned int i, seq;
+	bool sent;
 
-	/* (The receive path, BH off.  A receive nested in this CPU's own
-	 * transmit on the link cannot look: yes.)
-	 */
-	if (link->dev->addr_len != ETH_ALEN || !stripe_link_tx_lock(link))
+	if (link->dev->addr_len != ETH_ALEN)
 		return true;
-	for (i = 0; i < STRIPE_TX_PEERS && !sent; i++) {
-		const struct stripe_peer_addr *p = &link->tx_peer[i];
+	do {
+		seq = read_seqcount_begin(&link->tx_peer_seq);
+		sent = false;
+		for (i = 0; i < STRIPE_TX_PEERS && !sent; i++) {
+			const struct stripe_peer_addr *p = &link->tx_peer[i];
+			u64 at = READ_ONCE(p->at);
 
-		sent = p->at && now - p->at < STRIPE_MARKER_PEER_NS &&
-		       ether_addr_equal(p->addr, addr);
-	}
-	stripe_link_tx_unlock(link);
+			sent = at && now - at < STRIPE_MARKER_PEER_NS &&
+			       ether_addr_equal(p->addr, addr);
+		}
+	} while (read_seqcount_retry(&link->tx_peer_seq, seq));
 	return sent;
 }
 
-/* Under @link's tx_lock: the addresses a marker (or @probe) goes to */
+/* The addresses a marker (or @probe) goes to */
 static unsigned int stripe_marker_dests(struct stripe_link *link, u64 now,
 					bool probe,
 					u8 dest[][ETH_ALEN])
 {
 	u64 window = probe ? STRIPE_PROBE_PEER_NS : STRIPE_MARKER_PEER_NS;
-	unsigned int i, n = 0;
+	unsigned int i, n, seq;
 
 	if (link->dev->addr_len != ETH_ALEN)
 		return 0;
-	for (i = 0; i < STRIPE_TX_PEERS; i++) {
-		const struct stripe_peer_addr *p = &link->tx_peer[i];
+	do {
+		seq = read_seqcount_begin(&link->tx_peer_seq);
+		n = 0;
+		for (i = 0; i < STRIPE_TX_PEERS; i++) {
+			const struct stripe_peer_addr *p = &link->tx_peer[i];
+			u64 at = READ_ONCE(p->at);
 
-		if (p->at && now - p->at < window)
-			ether_addr_copy(dest[n++], p->addr);
-	}
+			if (at && now - at < window)
+				ether_addr_copy(dest[n++], p->addr);
+		}
+	} while (read_seqcount_retry(&link->tx_peer_seq, seq));
 	/* ... and to the peers that report on the link: one whose flow is
 	 * pinned to another link (stripe-min) hears us here, and waits
 	 */
@@ -155,10 +164,12 @@ static struct sk_buff *stripe_marker_build(struct stripe_master *m,
 	return skb;
 }
 
-/* One marker event on @link: the same header (one lseq, one gseq) to each
- * peer that needs it, so none sees a gap in the link's numbers for the
- * copies the others got.  A probe of a cut link asks the peers that had
- * data there, or, with none in the last seconds, whoever is there now.
+/* One marker event on @link: the same header to each peer that needs it.
+ * The link's FIFO numbers the copies alike (one lseq, one gseq: no peer
+ * sees a gap in the link's numbers for the copies the others got) by the
+ * tstamp they share, which therefore differs from the last event's.  A
+ * probe of a cut link asks the peers that had data there, or, with none in
+ * the last seconds, whoever is there now.  From the marker timer only.
  */
 static void stripe_marker_send(struct stripe_master *m,
 			       struct stripe_link *link, u64 now, bool probe)
@@ -167,26 +178,23 @@ static void stripe_marker_send(struct stripe_master *m,
 	struct stripe_wire_hdr hdr = {};
 	unsigned int n, i, sent = 0;
 	struct sk_buff *skb;
-	u32 gseq;
+	u32 tstamp;
 
-	if (!stripe_link_tx_lock(link))
-		return;
 	n = stripe_marker_dests(link, now, probe, dest);
 	if (!n && !probe && link->dev->addr_len == ETH_ALEN) {
 		/* Nobody here waits for it */
 		WRITE_ONCE(link->tx_gseq, atomic_read(&m->tx_gseq));
 		WRITE_ONCE(link->tx_last, now);
-		stripe_link_tx_unlock(link);
 		return;
 	}
-	gseq = atomic_read(&m->tx_gseq);
+	tstamp = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
+	if (htonl(tstamp) == READ_ONCE(link->tx_marker_tstamp))
+		tstamp++;
 	hdr.version = STRIPE_WIRE_VERSION;
 	hdr.flags = STRIPE_WIRE_F_MARKER | (probe ? STRIPE_WIRE_F_PROBE : 0);
 	hdr.sender = htonl(m->sender_id);
 	hdr.link = link->id;
-	hdr.lseq = stripe_link_next_lseq(link);
-	hdr.gseq = htonl(gseq);
-	hdr.tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
+	hdr.tstamp = htonl(tstamp);
 	if (n > STRIPE_MARKER_UNICAST_MAX)
 		n = 0;
 	for (i = 0; i < max(n, 1U); i++) {
@@ -197,11 +205,6 @@ static void stripe_marker_send(struct stripe_master *m,
 		dev_queue_xmit(skb);
 		sent++;
 	}
-	if (sent) {
-		WRITE_ONCE(link->tx_gseq, gseq);
-		WRITE_ONCE(link->tx_last, now);
-	}
-	stripe_link_tx_unlock(link);
 	if (sent)
 		stripe_count_markers(m, link, sent);
 }

@@ -184,7 +184,7 @@ static int stripe_link_attach(struct Qdisc *sch, struct stripe_master *m,
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)
 		return -ENOMEM;
-	spin_lock_init(&link->tx_lock);
+	seqcount_init(&link->tx_peer_seq);
 	seqcount_init(&link->fb_peer_seq);
 	link->pace = STRIPE_PACE_ONE;
 	link->queue_us = U32_MAX;
@@ -324,9 +324,12 @@ static int stripe_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct stripe_sched *q = qdisc_priv(sch);
 	u32 limit = q->link ? READ_ONCE(q->link->limit) : sch->limit;
 
-	if (likely(sch->q.qlen < limit))
-		return qdisc_enqueue_tail(skb, sch);
-	return qdisc_drop(skb, sch, to_free);
+	if (unlikely(sch->q.qlen >= limit))
+		return qdisc_drop(skb, sch, to_free);
+	/* Numbered only once taken: a frame dropped here leaves no gap */
+	if (q->link && unlikely(!stripe_link_number(q->link, skb)))
+		return qdisc_drop(skb, sch, to_free);
+	return qdisc_enqueue_tail(skb, sch);
 }
 
 /* Every stripe frame of a link leaves on the link's first tx ring.  The

@@ -20,13 +20,12 @@
  * - The transmit path runs under rcu_read_lock_bh() (dev_queue_xmit), on
  *   every CPU at once.  It reads master->table with rcu_dereference_bh(); a
  *   link that leaves is first removed from the table, and freed only after
- *   a grace period (call_rcu).  With reorder off it takes no lock of ours;
- *   with reorder on it numbers and queues each frame under its link's
- *   tx_lock (then the link's qdisc and driver locks: never the reverse),
- *   as the marker timer does for markers.
+ *   a grace period (call_rcu).  It takes no lock of ours.  With reorder on,
+ *   a frame is numbered as it enters its link's FIFO, under the link's
+ *   root qdisc lock (stripe_link_number(), from stripe_enqueue()): that
+ *   lock, which the core takes anyway, is what orders a link's frames.
  * - The receive side (rx.c) keeps everything under rx->lock (BH): the
- *   resequencer, the NAPI queue, the timer's queued state.  rx->lock and a
- *   link's tx_lock are never held together.
+ *   resequencer, the NAPI queue, the timer's queued state.
  * - Flags and estimates read without a lock on the hot path (link->rx_silent,
  *   rx->skew_ns, the stripe-min byte counts) use READ_ONCE/WRITE_ONCE; a
  *   stale value costs a packet's placement, never memory safety.
@@ -117,22 +116,25 @@ struct stripe_link {
 	u32 limit;				/* packets in sch */
 	u32 queue_max;				/* bytes in sch to send more */
 	struct stripe_link_stats __percpu *stats;
-	/* reorder on: a frame's gseq is taken and the frame queued on the
-	 * link under tx_lock, so each link carries gseq in order -- the loss
-	 * rule of the receiver (reseq.c) depends on it.
+	/* reorder on: written as the link's FIFO takes a frame of the master
+	 * (stripe_link_number()), under the link's root qdisc lock; read
+	 * without it.  So the link carries gseq and lseq in rising order --
+	 * the loss rule of the receiver (reseq.c) depends on it.
 	 */
-	spinlock_t tx_lock;
-	/* CPU + 1 holding tx_lock, 0 if none: a transmit that comes back to
-	 * the same link on the same CPU (a tunnel link whose underlay routes
-	 * through the master) must not spin on it.  See stripe_link_tx_lock().
+	u32 tx_gseq;				/* last numbered */
+	u32 tx_lseq;				/* frames numbered on it */
+	u64 tx_last;				/* ns of it */
+	/* The last marker's numbers: its copies to other peers, queued next,
+	 * carry the same (marker.c)
 	 */
-	int tx_owner;
-	u32 tx_gseq;				/* last sent, tx_lock */
-	u32 tx_lseq;	/* frames numbered on it, tx_lock; share.c reads */
-	u64 tx_last;				/* ns of it, tx_lock; lock-free readers */
+	__be32 tx_marker_tstamp;
+	u32 tx_marker_gseq;
+	u32 tx_marker_lseq;
 	/* The peers data went to on this link (their addresses here), the
-	 * latest first: markers go to each of them (marker.c).  tx_lock.
+	 * latest first: markers go to each of them (marker.c).  Written under
+	 * the root qdisc lock, a new peer inside tx_peer_seq; read under it.
 	 */
+	seqcount_t tx_peer_seq;
 	struct stripe_peer_addr tx_peer[STRIPE_TX_PEERS];
 	/* The peer's frames stopped arriving here: the transmit path
 	 * avoids the link until they come back (marker.c sets it, rx.c
@@ -220,6 +222,11 @@ struct stripe_table {
 struct stripe_srr {
 	u32 gen;
 	u32 cursor;
+	/* The link this CPU is handing a frame to: a frame that comes back
+	 * to the master from inside that link's transmit (a tunnel link
+	 * whose underlay routes through the master) must not pick it again
+	 */
+	const struct stripe_link *sending;
 	s32 credit[STRIPE_MAX_LINKS];
 };
 
@@ -473,42 +480,17 @@ void stripe_rx_destroy(struct stripe_master *m);
 
 /* xmit.c */
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev);
+bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb);
 
-/* Take @link's tx_lock, with BH off; false if this CPU holds it already:
- * the link's own transmit came back to it, and the frame must be dropped
- * (the core's recursion limit only stops loops that do not spin first).
- * Masters can be stacked (a link that is a tunnel over another master), so
- * the lockdep subclass is the transmit nesting depth: 0 from the marker
- * timer, 1 and up from the transmit path.
- */
-static inline bool stripe_link_tx_lock(struct stripe_link *link)
-{
-	int cpu = smp_processor_id() + 1;
-
-	if (unlikely(READ_ONCE(link->tx_owner) == cpu))
-		return false;
-	spin_lock_nested(&link->tx_lock,
-			 min_t(int, dev_recursion_level(),
-			       MAX_LOCKDEP_SUBCLASSES - 1));
-	WRITE_ONCE(link->tx_owner, cpu);
-	return true;
-}
-
-static inline void stripe_link_tx_unlock(struct stripe_link *link)
-{
-	WRITE_ONCE(link->tx_owner, 0);
-	spin_unlock(&link->tx_lock);
-}
-
-/* Under @link's tx_lock: the lseq of the next frame on @link */
+/* Under @link's root qdisc lock: the lseq of the next frame on @link */
 static inline u8 stripe_link_next_lseq(struct stripe_link *link)
 {
 	WRITE_ONCE(link->tx_lseq, link->tx_lseq + 1);
 	return (u8)link->tx_lseq;
 }
 
-/* Under @link's tx_lock: a data frame went to @addr on @link at @now.
- * Most frames go where the last one went: one compare.
+/* Under @link's root qdisc lock: a data frame went to @addr on @link at
+ * @now.  Most frames go where the last one went: one compare.
  */
 static inline void stripe_link_note_peer(struct stripe_link *link,
 					 const u8 *addr, u64 now)
@@ -516,7 +498,7 @@ static inline void stripe_link_note_peer(struct stripe_link *link,
 	struct stripe_peer_addr *p = &link->tx_peer[0];
 
 	if (likely(p->at && ether_addr_equal(p->addr, addr)))
-		p->at = now;
+		WRITE_ONCE(p->at, now);
 	else
 		stripe_marker_add_peer(link, addr, now);
 }

@@ -25,8 +25,9 @@
 #define STRIPE_TXSEQ(fseq, gseq)	((s64)((u64)(fseq) << 32 | (u32)(gseq)))
 
 /* Number a frame of the bucket @bucket: *@gseq from the master's @tx_gseq,
- * *@fseq the bucket's next.  Under the transmitting link's tx_lock, so
- * that the link carries gseqs in rising order.
+ * *@fseq the bucket's next.  Under the link's root qdisc lock, as its FIFO
+ * takes the frame (stripe_link_number()), so that the link carries gseqs
+ * in rising order.
  */
 static inline void stripe_txseq_take(atomic_t *tx_gseq, atomic64_t *bucket,
 				     u32 *gseq, u32 *fseq)

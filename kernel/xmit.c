@@ -243,65 +243,118 @@ static void stripe_count_master_drop(struct stripe_master *m, bool busy)
 /* reorder on: put the stripe header in front of the packet and queue it on
  * the link.  The header's EtherType is written by the link's header code
  * from skb->protocol, so the neighbour's cached Ethernet header (made for
- * IP) must not be used.  The numbers are taken and the frame queued under
- * the link's tx_lock, so each link carries them in order.
+ * IP) must not be used.  The frame is numbered when the link's FIFO takes
+ * it (stripe_link_number()), not here: it may wait on the neighbour entry
+ * first.
  */
 static int stripe_xmit_reorder(struct stripe_master *m,
 			       struct stripe_link *link, struct neighbour *n,
 			       struct sk_buff *skb, u32 flow)
 {
-	u8 dest[ETH_ALEN] __aligned(2);
 	struct stripe_wire_hdr *h;
-	bool to_peer = false;
-	u32 gseq, fseq;
-	u64 now;
-	int rc;
 
-	/* Where it goes on the link: markers follow it there (marker.c) */
-	if (link->dev->addr_len == ETH_ALEN &&
-	    (READ_ONCE(n->nud_state) & NUD_VALID)) {
-		neigh_ha_snapshot(dest, n, link->dev);
-		/* Frames to a group (router solicitations) name no peer */
-		to_peer = is_unicast_ether_addr(dest);
-	}
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(link->dev) + sizeof(*h))) {
 		kfree_skb(skb);
 		return NET_XMIT_DROP;
 	}
 	h = skb_push(skb, sizeof(*h));
+	memset(h, 0, sizeof(*h));
 	h->version = STRIPE_WIRE_VERSION;
-	h->flags = 0;
 	h->proto = skb->protocol;
 	h->sender = htonl(m->sender_id);
 	h->flow = htons(flow);
 	h->link = link->id;
-	h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
 	skb->protocol = htons(ETH_P_STRIPE);
 	/* The neighbour output pulls everything before the network header. */
 	skb_reset_network_header(skb);
 	skb->dev = link->dev;
+	return neigh_output(n, skb, true);
+}
 
-	if (unlikely(!stripe_link_tx_lock(link))) {
-		net_warn_ratelimited("%s: transmit loops back through link %s: dropped\n",
-				     m->dev->name, link->dev->name);
-		kfree_skb(skb);
-		return NET_XMIT_DROP;
+/* reorder off: the packet as it is, as teql sends it */
+static int stripe_xmit_plain(struct stripe_link *link, struct neighbour *n,
+			     struct sk_buff *skb, bool v6gw)
+{
+	if (unlikely(skb_headroom(skb) < LL_RESERVED_SPACE(link->dev))) {
+		skb = skb_expand_head(skb, LL_RESERVED_SPACE(link->dev));
+		if (!skb)
+			return NET_XMIT_DROP;
 	}
-	stripe_txseq_take(&m->tx_gseq, &m->tx_fseq[flow], &gseq, &fseq);
-	h->lseq = stripe_link_next_lseq(link);
-	h->gseq = htonl(gseq);
-	h->fseq = htonl(fseq);
-	rc = neigh_output(n, skb, true);
+	skb->dev = link->dev;
+	return neigh_output(n, skb, v6gw);
+}
+
+/* Number a frame of @link's master (reorder on) as the link's FIFO takes
+ * it: from stripe_enqueue(), under the link's root qdisc lock.  So each
+ * link carries its gseqs and lseqs in rising order whatever CPU sent the
+ * frame, and however long it waited on the way: a frame parked on a
+ * neighbour entry while it resolves is numbered when it leaves, not
+ * before a marker that would then overtake it (review K8).  No lock of
+ * ours is held across a qdisc or a driver (review K10).
+ *
+ * Any other frame passes untouched: one of another sender, or not for
+ * this link.  False if the frame must be dropped.
+ */
+bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
+{
+	struct stripe_master *m = rcu_dereference_bh(link->master);
+	int off = skb_network_offset(skb);
+	struct stripe_wire_hdr *h;
+	u32 gseq, fseq;
+	u64 now;
+
+	if (skb->protocol != htons(ETH_P_STRIPE) || !m || off < ETH_HLEN ||
+	    off + sizeof(*h) > skb_headlen(skb))
+		return true;
+	h = (struct stripe_wire_hdr *)skb_network_header(skb);
+	if (h->version != STRIPE_WIRE_VERSION ||
+	    h->sender != htonl(m->sender_id) || h->link != link->id ||
+	    (h->flags & STRIPE_WIRE_F_FEEDBACK))
+		return true;
+	if (skb_ensure_writable(skb, off + sizeof(*h)))
+		return false;
+	h = (struct stripe_wire_hdr *)skb_network_header(skb);
 	now = ktime_get_ns();
+	if (h->flags & STRIPE_WIRE_F_MARKER) {
+		/* A copy of the marker queued last, to another peer, with
+		 * nothing between: the same numbers, so no peer sees a gap
+		 * for the copies the others got (marker.c)
+		 */
+		if (h->tstamp == link->tx_marker_tstamp &&
+		    link->tx_lseq == link->tx_marker_lseq) {
+			h->lseq = (u8)link->tx_lseq;
+			gseq = link->tx_marker_gseq;
+		} else {
+			/* Nothing older is still on this link */
+			gseq = atomic_read(&m->tx_gseq);
+			h->lseq = stripe_link_next_lseq(link);
+			link->tx_marker_tstamp = h->tstamp;
+			link->tx_marker_gseq = gseq;
+			link->tx_marker_lseq = link->tx_lseq;
+		}
+		h->gseq = htonl(gseq);
+	} else {
+		stripe_txseq_take(&m->tx_gseq,
+				  &m->tx_fseq[ntohs(h->flow) &
+					      (STRIPE_FLOW_BUCKETS - 1)],
+				  &gseq, &fseq);
+		h->lseq = stripe_link_next_lseq(link);
+		h->gseq = htonl(gseq);
+		h->fseq = htonl(fseq);
+		h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(),
+					       NSEC_PER_USEC));
+		/* Where it goes on the link: markers follow it there.
+		 * Frames to a group (router solicitations) name no peer.
+		 */
+		if (is_unicast_ether_addr(skb->data)) {
+			stripe_link_note_peer(link, skb->data, now);
+			stripe_feedback_sent(link, now);
+		}
+		stripe_marker_arm(m);
+	}
 	WRITE_ONCE(link->tx_gseq, gseq);
 	WRITE_ONCE(link->tx_last, now);
-	if (to_peer) {
-		stripe_link_note_peer(link, dest, now);
-		stripe_feedback_sent(link, now);
-	}
-	stripe_link_tx_unlock(link);
-	stripe_marker_arm(m);
-	return rc;
+	return true;
 }
 
 /* stripe-min: a flow bucket that sent less than this lately stays on the
@@ -350,6 +403,7 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	enum skb_drop_reason reason = SKB_DROP_REASON_DEV_READY;
 	struct stripe_master *m = netdev_priv(dev);
 	struct stripe_link *link, *wait_link = NULL;
+	const struct stripe_link *sending;
 	struct neighbour *n, *wait_neigh = NULL;
 	bool v6gw, wait_v6gw = false;
 	const struct stripe_table *t;
@@ -398,21 +452,27 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	 */
 	skb_dst_drop(skb);
 send:
-	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON) {
+	if (unlikely(srr->sending == link)) {
+		/* This CPU is inside @link's own transmit: the frame looped
+		 * back through the master (the core's recursion limit stops
+		 * only loops that nest deeper)
+		 */
+		net_warn_ratelimited("%s: transmit loops back through link %s: dropped\n",
+				     dev->name, link->dev->name);
+		reason = SKB_DROP_REASON_NOT_SPECIFIED;
+		goto drop;
+	}
+	sending = srr->sending;
+	srr->sending = link;
+	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON)
 		rc = stripe_xmit_reorder(m, link, n, skb, skb_get_hash(skb) &
 					 (STRIPE_FLOW_BUCKETS - 1));
-		stripe_count_tx(m, link, len, !net_xmit_eval(rc));
-		return NETDEV_TX_OK;
-	}
-	if (unlikely(skb_headroom(skb) < LL_RESERVED_SPACE(link->dev))) {
-		skb = skb_expand_head(skb, LL_RESERVED_SPACE(link->dev));
-		if (!skb) {
-			stripe_count_tx(m, link, len, false);
-			return NETDEV_TX_OK;
-		}
-	}
-	skb->dev = link->dev;
-	rc = neigh_output(n, skb, v6gw);
+	else
+		rc = stripe_xmit_plain(link, n, skb, v6gw);
+	/* (The nested transmit used this CPU's SRR state too: srr is
+	 * still this CPU's, BH being off.)
+	 */
+	srr->sending = sending;
 	stripe_count_tx(m, link, len, !net_xmit_eval(rc));
 	return NETDEV_TX_OK;
 

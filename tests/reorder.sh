@@ -155,6 +155,48 @@ set -- $per_link
 check "stripe-perf --stripe-dev stripe0: bytes on each of the 6 links (${1:-none} links, ${2:-0} bytes), at least the datagrams'" \
 	test "${1:-0}" = 6 -a "${2:-0}" -ge $(( ${received:-1} * 8000 ))
 
+# --- first contact: frames that wait for the peer's address ---
+# gw forgets bl's IPv4 address on every link, and bl answers no ARP for a
+# while: gw's next datagrams wait on the neighbour entries (the only queue
+# before the link's FIFO) for gw's next ARP request, about a second.  An
+# IPv6 ping keeps every link busy meanwhile, later frames on the same
+# links.  A waiting frame is numbered when it leaves, so each link stays
+# FIFO and every datagram arrives; numbered when the master took it (before
+# the fix of review K8), it came behind the link's later frames, and the
+# receiver refused it as out of its link's order.
+reord0=$(master_field $BL rx_link_reordered)
+ip netns exec $GW ping -6 -q -i 0.01 -c 300 fd09::2 >/dev/null 2>&1 &
+ping_pid=$!
+# (The first datagram may take seconds: a python3 starts on gw first, and
+# the debug kernel is slow; the rest follow it within a second.)
+ip netns exec $BL timeout 60 python3 -c '
+import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.9.0.2", 7000)); s.settimeout(30); n = 0
+try:
+    while True: s.recv(2000); n += 1; s.settimeout(3)
+except OSError: pass
+print(n)' >"$TOP/build/reorder-first.$$" &
+rx_pid=$!
+wait_for ip netns exec $BL ss -Hlun "sport = :7000"
+ip netns exec $BL sysctl -qw net.ipv4.conf.all.arp_ignore=8
+for i in 1 2 3 4 5 6; do echo "neigh flush dev g$i"; done | ip -4 -n $GW -batch -
+ip netns exec $GW python3 -c '
+import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(20): s.sendto(b"x" * 1000, ("10.9.0.2", 7000))'
+sleep 0.5
+ip netns exec $BL sysctl -qw net.ipv4.conf.all.arp_ignore=0
+wait $rx_pid
+kill $ping_pid 2>/dev/null
+wait $ping_pid
+reord=$(( $(master_field $BL rx_link_reordered) - reord0 ))
+waited=$(each_field $GW links neigh_fail)
+log "first contact: neigh_fail per link $waited; link_reordered $reord"
+check "first contact: 20 datagrams that waited for the peer's address arrive ($(cat "$TOP/build/reorder-first.$$") of 20)" \
+	test "$(cat "$TOP/build/reorder-first.$$")" = 20
+check "first contact: ... numbered as they left, so every link stays FIFO (link_reordered $reord)" \
+	test "${reord:-1}" = 0
+rm -f "$TOP/build/reorder-first.$$"
+
 # --- stripe-min: a short flow stays on one link ---
 links_active() {	# links_active NS N -- NS's master has N links in rotation
 	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
