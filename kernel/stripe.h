@@ -314,12 +314,17 @@ struct stripe_master {
 	DECLARE_BITMAP(link_ids, STRIPE_MAX_LINKS);	/* RTNL */
 	/* reorder on, transmit side */
 	u32 sender_id;
-	atomic_t tx_gseq;
-	atomic64_t tx_fseq[STRIPE_FLOW_BUCKETS];	/* txseq.h */
 	struct hrtimer marker_timer;		/* runs while links lag */
 	unsigned long marker_armed;		/* bit 0: timer started */
+	/* Written for every frame: on lines of their own, away from the
+	 * read-mostly fields above that every CPU reads for every frame
+	 * (review K11)
+	 */
+	atomic_t tx_gseq ____cacheline_aligned_in_smp;
+	atomic64_t tx_fseq[STRIPE_FLOW_BUCKETS];	/* txseq.h */
 	struct stripe_tx_flow tx_flow[STRIPE_FLOW_BUCKETS];
-	struct stripe_rx rx;
+	/* (the receive side, from here on, is another CPU's) */
+	struct stripe_rx rx ____cacheline_aligned_in_smp;
 	/* feedback.c */
 	spinlock_t fb_lock;			/* the links' fb_* fields */
 	struct hrtimer fb_timer;		/* runs while senders are heard */
