@@ -124,11 +124,11 @@ struct stripe_link {
 	u32 tx_gseq;				/* last numbered */
 	u32 tx_lseq;				/* frames numbered on it */
 	u64 tx_last;				/* ns of it */
-	/* The last marker's numbers: its copies to other peers, queued next,
-	 * carry the same (marker.c)
+	/* The last marker event (its tstamp) and its lseq: its copies to
+	 * other peers, queued with no frame between, carry its numbers
+	 * (marker.c); its gseq is then still tx_gseq
 	 */
 	__be32 tx_marker_tstamp;
-	u32 tx_marker_gseq;
 	u32 tx_marker_lseq;
 	/* The peers data went to on this link (their addresses here), the
 	 * latest first: markers go to each of them (marker.c).  Written under

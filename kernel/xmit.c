@@ -323,13 +323,12 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 		if (h->tstamp == link->tx_marker_tstamp &&
 		    link->tx_lseq == link->tx_marker_lseq) {
 			h->lseq = (u8)link->tx_lseq;
-			gseq = link->tx_marker_gseq;
+			gseq = link->tx_gseq;
 		} else {
 			/* Nothing older is still on this link */
 			gseq = atomic_read(&m->tx_gseq);
 			h->lseq = stripe_link_next_lseq(link);
-			link->tx_marker_tstamp = h->tstamp;
-			link->tx_marker_gseq = gseq;
+			WRITE_ONCE(link->tx_marker_tstamp, h->tstamp);
 			link->tx_marker_lseq = link->tx_lseq;
 		}
 		h->gseq = htonl(gseq);
