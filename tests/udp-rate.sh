@@ -134,6 +134,39 @@ least_pace() {
 }
 mkfifo "$OUT.idle"
 
+# drop_counters -- where datagrams can be lost, one "name=count" each:
+# netem's queues each way, each master's links' queues and resequencer
+# limit, each end's UDP receive buffer
+drop_counters() {
+	local ns
+	tc -n $SW -s -j qdisc show | python3 -c '
+import json, sys
+q = [q for q in json.load(sys.stdin) if q.get("kind") == "netem"]
+for d, p in (("bl", "sb"), ("gw", "sg")):
+    print("netem_to_%s=%d" % (d, sum(x.get("drops", 0) for x in q
+                                     if x.get("dev", "").startswith(p))))'
+	for ns in $GW $BL; do
+		tc -n "$ns" -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+m = json.load(sys.stdin)[0]["master"]
+for k in ("tx_drops", "rx_lost_limit"):
+    print("%s_%s=%d" % (sys.argv[1], k, m.get(k, 0)))' "${ns%%-*}"
+		ip netns exec "$ns" nstat -asz UdpRcvbufErrors |
+			awk -v n="${ns%%-*}" '$1 == "UdpRcvbufErrors" {print n "_udp_rcvbuf=" $2}'
+	done | tr '\n' ' '
+}
+# drops_since BEFORE -- the counters that moved since BEFORE
+drops_since() {
+	python3 - "$1" "$(drop_counters)" <<'PY'
+import sys
+a = dict(x.split("=") for x in sys.argv[1].split())
+b = dict(x.split("=") for x in sys.argv[2].split())
+d = ["%s %d" % (k, int(v) - int(a.get(k, 0))) for k, v in b.items()
+     if int(v) != int(a.get(k, 0))]
+print(", ".join(d) or "none")
+PY
+}
+
 # --- 1. one flow: reorder off, then on ---
 bundle off || { tap_fail "udp-rate: the bundle comes up (reorder off)"; tap_done; exit; }
 flow off $GW $BL 10.9.0.2 5201
@@ -172,11 +205,12 @@ check "udp-rate: ... its links' queues overflow no more than with reorder off ($
 	test "$on_drops" -le $(( off_drops + OFFER * 10 * 1000 / 8 / 9000 / 100 ))
 
 # --- 2. a flow each way ---
+before=$(drop_counters)
 flow fwd $GW $BL 10.9.0.2 5201
 flow rev $BL $GW 10.9.0.1 5202
 wait
 fwd=$(seconds fwd) rev=$(seconds rev)
-log "reorder on, a flow each way: gw->bl $fwd; bl->gw $rev"
+log "reorder on, a flow each way: gw->bl $fwd; bl->gw $rev; dropped: $(drops_since "$before")"
 check "udp-rate: a flow each way: every second delivered both ways (slowest $(slowest "$fwd"), $(slowest "$rev") Mbit/s)" \
 	test "$(slowest "$fwd")" -gt 0 -a "$(slowest "$rev")" -gt 0
 # Timing checks, with the margin of a guest whose two CPUs carry both
