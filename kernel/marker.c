@@ -165,11 +165,9 @@ static struct sk_buff *stripe_marker_build(struct stripe_master *m,
 }
 
 /* One marker event on @link: the same header to each peer that needs it.
- * The link's FIFO numbers the copies alike (one lseq, one gseq: no peer
- * sees a gap in the link's numbers for the copies the others got) by the
- * tstamp they share, which therefore differs from the last event's.  A
- * probe of a cut link asks the peers that had data there, or, with none in
- * the last seconds, whoever is there now.  From the marker timer only.
+ * The link's FIFO numbers each copy for its peer (stripe_link_number()).
+ * A probe of a cut link asks the peers that had data there, or, with none
+ * in the last seconds, whoever is there now.  From the marker timer only.
  */
 static void stripe_marker_send(struct stripe_master *m,
 			       struct stripe_link *link, u64 now, bool probe)
@@ -178,7 +176,6 @@ static void stripe_marker_send(struct stripe_master *m,
 	struct stripe_wire_hdr hdr = {};
 	unsigned int n, i, sent = 0;
 	struct sk_buff *skb;
-	u32 tstamp;
 
 	n = stripe_marker_dests(link, now, probe, dest);
 	if (!n && !probe && link->dev->addr_len == ETH_ALEN) {
@@ -187,14 +184,11 @@ static void stripe_marker_send(struct stripe_master *m,
 		WRITE_ONCE(link->tx_last, now);
 		return;
 	}
-	tstamp = (u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC);
-	if (htonl(tstamp) == READ_ONCE(link->tx_marker_tstamp))
-		tstamp++;
 	hdr.version = STRIPE_WIRE_VERSION;
 	hdr.flags = STRIPE_WIRE_F_MARKER | (probe ? STRIPE_WIRE_F_PROBE : 0);
 	hdr.sender = htonl(m->sender_id);
 	hdr.link = link->id;
-	hdr.tstamp = htonl(tstamp);
+	hdr.tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
 	if (n > STRIPE_MARKER_UNICAST_MAX)
 		n = 0;
 	for (i = 0; i < max(n, 1U); i++) {

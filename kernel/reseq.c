@@ -753,7 +753,7 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 {
 	u32 gseq = wi->gseq;
 	u8 wire_link = wi->link;
-	bool fresh;
+	bool fresh, same;
 
 	/* A probe says the link works, not that the sender is active: with
 	 * it the links the sender does not use would look silent.
@@ -793,20 +793,29 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		stripe_reseq_rebase(s, gseq, now->ns);
 	if (fresh) {
 		__set_bit(link, s->links);
-		s->newest[link] = gseq;
-		s->lseq[link] = wi->lseq;
-	} else if (!seq_before(gseq, s->newest[link])) {
-		stripe_reseq_note_lseq(s, link, wi->lseq,
-				       gseq == s->newest[link]);
-		s->newest[link] = gseq;
-	} else {
+		__clear_bit(link, s->lseq_known);
+	}
+	if (!fresh && seq_before(gseq, s->newest[link])) {
 		/* Each link carries gseq in rising order (xmit.c): a link
 		 * that does not is not FIFO, and the link rule misjudges it.
 		 * Its lseq was skipped when a later frame came first: it is
 		 * not lost after all.
 		 */
 		r->stats.link_reordered++;
-		stripe_reseq_late_on_link(s, link);
+		if (!now->group && test_bit(link, s->lseq_known))
+			stripe_reseq_late_on_link(s, link);
+	} else {
+		same = !fresh && gseq == s->newest[link];
+		s->newest[link] = gseq;
+		/* A frame to a group carries no lseq (xmit.c): the sender
+		 * numbers each destination's frames on a link apart
+		 */
+		if (!now->group) {
+			if (__test_and_set_bit(link, s->lseq_known))
+				stripe_reseq_note_lseq(s, link, wi->lseq, same);
+			else
+				s->lseq[link] = wi->lseq;
+		}
 	}
 	s->link_seen[link] = now->ns;
 	s->fb_silent_before[link] = 0;

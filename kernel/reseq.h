@@ -220,6 +220,10 @@ struct stripe_rx_sender {
 	u32 gap_old[STRIPE_RX_LINKS];
 	u64 gap_since;			/* ns */
 	u8 lseq[STRIPE_RX_LINKS];	/* the last frame's on the link */
+	/* ... once a frame to us alone came there (a frame to a group
+	 * carries none: the sender numbers each destination's frames)
+	 */
+	DECLARE_BITMAP(lseq_known, STRIPE_RX_LINKS);
 	u32 link_bytes[STRIPE_RX_LINKS];
 	u64 fb_since;			/* ns, end of the last long pause */
 	u32 fb_period_frames;		/* frames since then */

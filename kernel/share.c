@@ -171,9 +171,10 @@ static u64 stripe_share_loss_ratio(u64 lost, u64 sent)
 /* Under m->fb_lock: take the peer's report @r of @link's losses (@same: the
  * peer whose report came last); true once STRIPE_SHARE_LOSS_WINDOW frames
  * were sent on it since the last window, which then goes in link->loss_win.
- * More than a quarter lost is no loss rule's business (a black hole:
- * failover; or frames to other peers that this peer never sees): it counts
- * as none.  Each window ended goes into the master's counts of every link
+ * The peer counts only the frames sent to it (each destination has its own
+ * lseq on a link); sent counts the link's frames to every peer.  More than
+ * a quarter lost is no loss rule's business (a black hole: failover): it
+ * counts as none.  Each window ended goes into the master's counts of every link
  * (m->loss_all): what the other links sent and lost since this link's last
  * window ended is the difference, less this link's own.
  */
@@ -182,7 +183,7 @@ static bool stripe_share_loss_window(struct stripe_master *m,
 				     const struct stripe_link_report *r,
 				     bool same)
 {
-	u32 sent = READ_ONCE(link->tx_lseq) - link->loss_sent;
+	u32 sent = READ_ONCE(link->tx_frames) - link->loss_sent;
 	u32 lost = r->lost - link->loss_lost;
 	struct stripe_loss_count *w = &link->loss_win;
 

@@ -103,6 +103,19 @@ struct stripe_peer_addr {
 	u64 at;					/* ns, 0 = unused */
 };
 
+/* Destinations a link numbers its frames for (stripe_link_dest_lseq()) */
+#define STRIPE_TX_DESTS		16
+
+/* A destination's count of the frames a link carried to it: each peer
+ * counts the numbers it missed on a link as lost (reseq.c), so each needs
+ * numbers of its own, not the link's, which the other peers' frames take
+ */
+struct stripe_tx_dest {
+	u8 addr[ETH_ALEN];
+	u8 lseq;				/* the last one sent */
+	bool used;
+} __aligned(2);
+
 struct stripe_link {
 	struct net_device *dev;
 	netdevice_tracker dev_tracker;
@@ -122,14 +135,12 @@ struct stripe_link {
 	 * the loss rule of the receiver (reseq.c) depends on it.
 	 */
 	u32 tx_gseq;				/* last numbered */
-	u32 tx_lseq;				/* frames numbered on it */
+	u32 tx_frames;				/* frames numbered on it */
 	u64 tx_last;				/* ns of it */
-	/* The last marker event (its tstamp) and its lseq: its copies to
-	 * other peers, queued with no frame between, carry its numbers
-	 * (marker.c); its gseq is then still tx_gseq
+	/* Each destination's lseq, the latest first (only the numbering
+	 * reads and writes it)
 	 */
-	__be32 tx_marker_tstamp;
-	u32 tx_marker_lseq;
+	struct stripe_tx_dest tx_dest[STRIPE_TX_DESTS];
 	/* The peers data went to on this link (their addresses here), the
 	 * latest first: markers go to each of them (marker.c).  Written under
 	 * the root qdisc lock, a new peer inside tx_peer_seq; read under it.
@@ -183,7 +194,7 @@ struct stripe_link {
 	u32 queue_us;		/* the peer's last report, U32_MAX: none */
 	u32 share_bytes;	/* bytes the peer last reported it delivered */
 	u32 share_rate;		/* bytes it delivers per step, averaged */
-	u32 loss_sent;		/* tx_lseq at the start of the loss window */
+	u32 loss_sent;		/* tx_frames at the start of the loss window */
 	u32 loss_lost;		/* the peer's lost count then */
 	u16 loss_windows;	/* the last 16 windows: bit set, it stood out */
 	u8 loss_seen;		/* windows averaged, up to 4 */
@@ -486,13 +497,6 @@ void stripe_rx_destroy(struct stripe_master *m);
 /* xmit.c */
 netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev);
 bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb);
-
-/* Under @link's root qdisc lock: the lseq of the next frame on @link */
-static inline u8 stripe_link_next_lseq(struct stripe_link *link)
-{
-	WRITE_ONCE(link->tx_lseq, link->tx_lseq + 1);
-	return (u8)link->tx_lseq;
-}
 
 /* Under @link's root qdisc lock: a data frame went to @addr on @link at
  * @now.  Most frames go where the last one went: one compare.

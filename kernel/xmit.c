@@ -284,6 +284,44 @@ static int stripe_xmit_plain(struct stripe_link *link, struct neighbour *n,
 	return neigh_output(n, skb, v6gw);
 }
 
+/* Under @link's root qdisc lock: the lseq of a frame to @dest on @link.
+ * A receiver counts the lseqs it missed on a link as frames the link lost
+ * (reseq.c), so each destination has its own count: a peer never sees the
+ * frames the link carried to others as gaps.  Most frames go where the
+ * last one went: one compare.  A destination new here, or back after
+ * STRIPE_TX_DESTS others took its place, starts again from 1: its peer
+ * reads the jump as loss unless it long forgot the link
+ * (STRIPE_RX_REBASE_NS).  A point-to-point link (no Ethernet addresses)
+ * has one peer.  Frames to a group carry no lseq: every host hears them,
+ * and the receivers read none (reseq.c).
+ */
+static u8 stripe_link_dest_lseq(struct stripe_link *link, const u8 *dest)
+{
+	struct stripe_tx_dest *d = link->tx_dest, got;
+	unsigned int i;
+
+	if (link->dev->addr_len != ETH_ALEN)
+		return ++d[0].lseq;
+	if (!is_unicast_ether_addr(dest))
+		return 0;
+	if (likely(d[0].used && ether_addr_equal(d[0].addr, dest)))
+		return ++d[0].lseq;
+	/* The place it had, or the first free, or the oldest's */
+	for (i = 1; i < STRIPE_TX_DESTS - 1; i++)
+		if (!d[i].used || ether_addr_equal(d[i].addr, dest))
+			break;
+	if (d[i].used && ether_addr_equal(d[i].addr, dest)) {
+		got = d[i];
+	} else {
+		ether_addr_copy(got.addr, dest);
+		got.lseq = 0;
+		got.used = true;
+	}
+	memmove(&d[1], &d[0], i * sizeof(*d));
+	d[0] = got;
+	return ++d[0].lseq;
+}
+
 /* Number a frame of @link's master (reorder on) as the link's FIFO takes
  * it: from stripe_enqueue(), under the link's root qdisc lock.  So each
  * link carries its gseqs and lseqs in rising order whatever CPU sent the
@@ -315,29 +353,16 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 		return false;
 	h = (struct stripe_wire_hdr *)skb_network_header(skb);
 	now = ktime_get_ns();
+	h->lseq = stripe_link_dest_lseq(link, skb->data);
 	if (h->flags & STRIPE_WIRE_F_MARKER) {
-		/* A copy of the marker queued last, to another peer, with
-		 * nothing between: the same numbers, so no peer sees a gap
-		 * for the copies the others got (marker.c)
-		 */
-		if (h->tstamp == link->tx_marker_tstamp &&
-		    link->tx_lseq == link->tx_marker_lseq) {
-			h->lseq = (u8)link->tx_lseq;
-			gseq = link->tx_gseq;
-		} else {
-			/* Nothing older is still on this link */
-			gseq = atomic_read(&m->tx_gseq);
-			h->lseq = stripe_link_next_lseq(link);
-			WRITE_ONCE(link->tx_marker_tstamp, h->tstamp);
-			link->tx_marker_lseq = link->tx_lseq;
-		}
+		/* Nothing older is still on this link */
+		gseq = atomic_read(&m->tx_gseq);
 		h->gseq = htonl(gseq);
 	} else {
 		stripe_txseq_take(&m->tx_gseq,
 				  &m->tx_fseq[ntohs(h->flow) &
 					      (STRIPE_FLOW_BUCKETS - 1)],
 				  &gseq, &fseq);
-		h->lseq = stripe_link_next_lseq(link);
 		h->gseq = htonl(gseq);
 		h->fseq = htonl(fseq);
 		h->tstamp = htonl((u32)div_u64(ktime_get_real_ns(),
@@ -351,6 +376,7 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 		}
 		stripe_marker_arm(m);
 	}
+	WRITE_ONCE(link->tx_frames, link->tx_frames + 1);
 	WRITE_ONCE(link->tx_gseq, gseq);
 	WRITE_ONCE(link->tx_last, now);
 	return true;

@@ -1522,6 +1522,45 @@ static void test_feedback_lost(void)
 	      "lost: ... and its frame, taken then, is not lost");
 }
 
+/* The sender numbers each destination's frames on a link apart, and a
+ * frame to a group (a marker to every host, a multicast packet) with none:
+ * its lseq counts nothing, whatever it is, and the count starts at the
+ * first frame to us alone
+ */
+static void test_feedback_lost_group(void)
+{
+	struct stripe_reseq_now now = { .ns = 1000 * MS, .group = true };
+	static struct stripe_feedback_msg msg;
+	const struct stripe_link_report *a;
+	u32 seq = 1;
+
+	start();
+	lseq_frame(seq, seq, 0, true, &now);
+	seq++;
+	lseq_frame(seq, seq, 0, false, &now);
+	seq++;
+	now.group = false;
+	lseq_frame(seq, seq, 50, false, &now);
+	seq++;
+	lseq_frame(seq, seq, 51, false, &now);
+	seq++;
+	now.group = true;
+	lseq_frame(seq, seq, 0, true, &now);
+	seq++;
+	lseq_frame(seq, seq, 7, false, &now);
+	seq++;
+	now.group = false;
+	lseq_frame(seq, seq, 52, false, &now);
+	seq++;
+	a = lost_report(&now, 2, &msg);
+	check(a && a->lost == 0,
+	      "lost: frames to a group count no lseq, before or between ours");
+	lseq_frame(seq, seq, 54, false, &now);
+	a = lost_report(&now, 2, &msg);
+	check(a && a->lost == 1,
+	      "lost: ... and a number skipped among ours still counts");
+}
+
 /* Frames 1 (link 0) and 2 (link 1) of @wi's sender, then 4 on link 0:
  * 1 and 2 go up, 4 is held for 3 (link 1 has not passed it)
  */
@@ -1828,6 +1867,7 @@ int main(void)
 	test_feedback_probes_only();
 	test_feedback_rare_stalls();
 	test_feedback_not_for_group_frames();
+	test_feedback_lost_group();
 	stripe_reseq_destroy(&r);
 	check(!kshim_skbs && !kshim_allocs, "no frame and no state leaked");
 	printf("# reseq: %d passed, %d failed\n", tests - failures, failures);

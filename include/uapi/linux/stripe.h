@@ -371,9 +371,10 @@ enum {
  *   link     the sender's id of the link the frame left on, <
  *            STRIPE_WIRE_LINKS: what a feedback report names it by
  *   lseq     sequence of the frames (data and markers) of this sender on
- *            this link, wrapping at 256: a receiver counts the numbers a
- *            link skipped as frames it lost (the link report's lost); 0 in
- *            a feedback frame
+ *            this link to this destination address, wrapping at 256: a
+ *            receiver counts the numbers a link skipped as frames it lost
+ *            (the link report's lost); 0, and not read, in a frame to a
+ *            group address and in a feedback frame
  *   gseq     sequence over every frame of this sender: each link is FIFO,
  *            so once every live link has delivered a later gseq, a
  *            missing frame is lost
@@ -384,7 +385,7 @@ enum {
  * has been idle while the sender's gseq moved on: it tells the receivers
  * on that link "nothing sent before this gseq is still on this link", so
  * an idle link does not hold up loss detection.  Its proto, flow and fseq
- * are 0 and nothing follows it.  One copy (one lseq) goes to each peer the
+ * are 0 and nothing follows it.  One copy goes to each peer the
  * sender sent data to on that link within the last second, and to each
  * that sent it feedback there within the last second; none when there is
  * none (the broadcast address on a link without addresses, or to more

@@ -22,6 +22,14 @@ static inline bool test_bit(unsigned int b, const unsigned long *map)
 	return map[b / BITS_PER_LONG] >> (b % BITS_PER_LONG) & 1;
 }
 
+static inline bool __test_and_set_bit(unsigned int b, unsigned long *map)
+{
+	bool was = test_bit(b, map);
+
+	__set_bit(b, map);
+	return was;
+}
+
 static inline unsigned int find_next_bit(const unsigned long *map,
 					 unsigned int size, unsigned int b)
 {
