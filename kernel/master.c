@@ -279,6 +279,7 @@ static int stripe_master_init(struct net_device *dev)
 	netdev_lockdep_set_classes(dev);
 	INIT_LIST_HEAD(&m->links);
 	m->sender_id = get_random_u32();
+	spin_lock_init(&m->tx_space_lock);
 	stripe_marker_init(m);
 	stripe_feedback_init(m);
 	stripe_probe_init(m);

@@ -20,7 +20,9 @@
  * - The transmit path runs under rcu_read_lock_bh() (dev_queue_xmit), on
  *   every CPU at once.  It reads master->table with rcu_dereference_bh(); a
  *   link that leaves is first removed from the table, and freed only after
- *   a grace period (call_rcu).  It takes no lock of ours.  With reorder on,
+ *   a grace period (call_rcu).  It takes no lock of ours, but
+ *   master->tx_space_lock for a next hop it has not seen (with reorder
+ *   on, stripe_tx_space(): once per next hop).  With reorder on,
  *   a frame is numbered as it enters its link's FIFO, under the link's
  *   root qdisc lock (stripe_link_number(), from stripe_enqueue()): that
  *   lock, which the core takes anyway, is what orders a link's frames.
@@ -102,6 +104,9 @@ struct stripe_peer_addr {
 	u8 addr[ETH_ALEN];
 	u64 at;					/* ns, 0 = unused */
 };
+
+/* Next hops with fseq spaces of their own (stripe_tx_space()) */
+#define STRIPE_TX_SPACES	16
 
 /* Destinations a link numbers its frames for (stripe_link_dest_lseq()) */
 #define STRIPE_TX_DESTS		16
@@ -332,7 +337,19 @@ struct stripe_master {
 	 * (review K11)
 	 */
 	atomic_t tx_gseq ____cacheline_aligned_in_smp;
-	atomic64_t tx_fseq[STRIPE_FLOW_BUCKETS];	/* txseq.h */
+	/* Each next hop's flow buckets (txseq.h): a receiver sees a frame
+	 * of its bucket that went to another peer as a gap, which waits
+	 * for every link to pass it.  Space i belongs to the next hop
+	 * whose keyed hash is tx_space[i].key (0: none yet), used last at
+	 * tx_space[i].used (jiffies, written at most once a jiffy); spaces
+	 * are handed out under tx_space_lock (xmit.c).
+	 */
+	atomic64_t tx_fseq[STRIPE_TX_SPACES][STRIPE_FLOW_BUCKETS];
+	struct stripe_tx_space {
+		u32 key;
+		unsigned long used;
+	} tx_space[STRIPE_TX_SPACES] ____cacheline_aligned_in_smp;
+	spinlock_t tx_space_lock;	/* hands out tx_space[] (xmit.c) */
 	struct stripe_tx_flow tx_flow[STRIPE_FLOW_BUCKETS];
 	/* (the receive side, from here on, is another CPU's) */
 	struct stripe_rx rx ____cacheline_aligned_in_smp;

@@ -18,6 +18,7 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/jhash.h>
 #include <net/dst_metadata.h>
 #include <net/ip6_route.h>
 #include <net/ndisc.h>
@@ -158,42 +159,128 @@ found:
 	return t->slot[c].link;
 }
 
-/* The neighbour of this packet's next hop on @dev, created if needed.
- * The route says which family the next hop is of, not skb->protocol (a
+/* A packet's next hop, as its route gives it */
+struct stripe_nexthop {
+	int family;			/* AF_INET or AF_INET6 */
+	bool v6gw;			/* an IPv6 one of an IPv4 route */
+	__be32 addr4;
+	const struct in6_addr *addr6;	/* in the route or the packet */
+};
+
+/* The route says which family the next hop is of, not skb->protocol (a
  * BPF program or NAT64 may have changed the packet after routing); an
  * IPv4 route may have an IPv6 next hop (RFC 5549), and then the
- * neighbour's cached header, made for IPv6, must not be used (*@v6gw).
- * A metadata dst (tunnel_key, BPF) has no next hop: NULL.
+ * neighbour's cached header, made for IPv6, must not be used (v6gw).
+ * A metadata dst (tunnel_key, BPF) has no next hop: false.
  */
-static struct neighbour *stripe_neigh(struct net_device *dev,
-				      struct sk_buff *skb, bool *v6gw)
+static bool stripe_nexthop(struct sk_buff *skb, struct stripe_nexthop *nh)
 {
 	struct dst_entry *dst = skb_dst(skb);
 	struct rt6_info *rt6;
 	struct rtable *rt;
 
-	*v6gw = false;
+	nh->v6gw = false;
 	if (!dst || !skb_valid_dst(skb))
-		return NULL;
+		return false;
 	switch (dst->ops->family) {
 	case AF_INET:
 		rt = container_of(dst, struct rtable, dst);
-		if (rt->rt_gw_family == AF_INET)
-			return ip_neigh_gw4(dev, rt->rt_gw4);
 		if (rt->rt_gw_family == AF_INET6) {
-			*v6gw = true;
-			return ip_neigh_gw6(dev, &rt->rt_gw6);
+			nh->family = AF_INET6;
+			nh->v6gw = true;
+			nh->addr6 = &rt->rt_gw6;
+			return true;
 		}
-		if (skb->protocol != htons(ETH_P_IP))
-			return NULL;
-		return ip_neigh_gw4(dev, ip_hdr(skb)->daddr);
+		nh->family = AF_INET;
+		if (rt->rt_gw_family == AF_INET)
+			nh->addr4 = rt->rt_gw4;
+		else if (skb->protocol == htons(ETH_P_IP))
+			nh->addr4 = ip_hdr(skb)->daddr;
+		else
+			return false;
+		return true;
 	case AF_INET6:
 		if (skb->protocol != htons(ETH_P_IPV6))
-			return NULL;
+			return false;
 		rt6 = container_of(dst, struct rt6_info, dst);
-		return ip_neigh_gw6(dev, rt6_nexthop(rt6, &ipv6_hdr(skb)->daddr));
+		nh->family = AF_INET6;
+		nh->addr6 = rt6_nexthop(rt6, &ipv6_hdr(skb)->daddr);
+		return true;
 	}
-	return NULL;
+	return false;
+}
+
+/* The neighbour of next hop @nh on @dev, created if needed */
+static struct neighbour *stripe_neigh(struct net_device *dev,
+				      const struct stripe_nexthop *nh)
+{
+	if (nh->family == AF_INET)
+		return ip_neigh_gw4(dev, nh->addr4);
+	return ip_neigh_gw6(dev, nh->addr6);
+}
+
+/* Flow buckets on the wire: those of next hops of each family apart (a
+ * peer reached over IPv4 and IPv6 is two next hops, whose flows must not
+ * meet in one bucket), and in each half the last for frames to a group
+ */
+#define STRIPE_BUCKETS_FAMILY	(STRIPE_FLOW_BUCKETS / 2)
+#define STRIPE_BUCKET_GROUP	(STRIPE_BUCKETS_FAMILY - 1)
+
+static u16 stripe_bucket(const struct stripe_nexthop *nh, u32 hash)
+{
+	u16 half = nh->family == AF_INET6 ? STRIPE_BUCKETS_FAMILY : 0;
+
+	return half + reciprocal_scale(hash, STRIPE_BUCKET_GROUP);
+}
+
+/* The fseq space of next hop @nh: a receiver then sees no gap in a flow
+ * bucket for the frames that went to other peers.  A next hop new here
+ * takes a free space, or one unused for STRIPE_TX_SPACE_IDLE, whose
+ * counts it carries on (its peer's receiver starts a bucket anywhere);
+ * with none, it shares one, as every next hop did before.  Space 0 also
+ * numbers the frames to a group, in buckets no unicast flow takes.
+ */
+#define STRIPE_TX_SPACE_IDLE	(10 * HZ)
+
+static u32 stripe_tx_space(struct stripe_master *m,
+			   const struct stripe_nexthop *nh)
+{
+	struct stripe_tx_space *s = m->tx_space;
+	unsigned long now = jiffies;
+	u32 key, i, pick;
+
+	if (nh->family == AF_INET)
+		key = jhash_1word((__force u32)nh->addr4, m->sender_id);
+	else
+		key = jhash(nh->addr6, sizeof(*nh->addr6), ~m->sender_id);
+	key = key ?: 1;
+	for (i = 0; i < STRIPE_TX_SPACES; i++)
+		if (READ_ONCE(s[i].key) == key)
+			goto found;
+
+	spin_lock(&m->tx_space_lock);
+	pick = key % STRIPE_TX_SPACES;
+	for (i = 0; i < STRIPE_TX_SPACES; i++) {
+		if (s[i].key == key)
+			break;
+		if (!s[i].key ||
+		    (s[pick].key &&
+		     time_before(s[i].used, s[pick].used)))
+			pick = i;
+	}
+	if (i == STRIPE_TX_SPACES) {
+		i = pick;
+		if (!s[i].key ||
+		    time_after(now, s[i].used + STRIPE_TX_SPACE_IDLE)) {
+			WRITE_ONCE(s[i].used, now);
+			WRITE_ONCE(s[i].key, key);
+		}
+	}
+	spin_unlock(&m->tx_space_lock);
+found:
+	if (READ_ONCE(s[i].used) != now)
+		WRITE_ONCE(s[i].used, now);
+	return i;
 }
 
 static void stripe_count_neigh_fail(struct stripe_link *link)
@@ -245,11 +332,11 @@ static void stripe_count_master_drop(struct stripe_master *m, bool busy)
  * from skb->protocol, so the neighbour's cached Ethernet header (made for
  * IP) must not be used.  The frame is numbered when the link's FIFO takes
  * it (stripe_link_number()), not here: it may wait on the neighbour entry
- * first.
+ * first.  Till then its fseq holds the number of its next hop's space.
  */
 static int stripe_xmit_reorder(struct stripe_master *m,
 			       struct stripe_link *link, struct neighbour *n,
-			       struct sk_buff *skb, u32 flow)
+			       struct sk_buff *skb, u16 flow, u32 space)
 {
 	struct stripe_wire_hdr *h;
 
@@ -263,6 +350,7 @@ static int stripe_xmit_reorder(struct stripe_master *m,
 	h->proto = skb->protocol;
 	h->sender = htonl(m->sender_id);
 	h->flow = htons(flow);
+	h->fseq = htonl(space);
 	h->link = link->id;
 	skb->protocol = htons(ETH_P_STRIPE);
 	/* The neighbour output pulls everything before the network header. */
@@ -330,15 +418,18 @@ static u8 stripe_link_dest_lseq(struct stripe_link *link, const u8 *dest)
  * before a marker that would then overtake it (review K8).  No lock of
  * ours is held across a qdisc or a driver (review K10).
  *
- * Any other frame passes untouched: one of another sender, or not for
- * this link.  False if the frame must be dropped.
+ * Any other frame passes untouched: one of another sender, not for this
+ * link, or a data frame our transmit did not build (its fseq names no
+ * space: one written whole by a packet socket).  False if the frame must
+ * be dropped.
  */
 bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 {
 	struct stripe_master *m = rcu_dereference_bh(link->master);
 	int off = skb_network_offset(skb);
 	struct stripe_wire_hdr *h;
-	u32 gseq, fseq;
+	u32 gseq, fseq, space;
+	u16 bucket;
 	u64 now;
 
 	if (skb->protocol != htons(ETH_P_STRIPE) || !m || off < ETH_HLEN ||
@@ -348,6 +439,11 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 	if (h->version != STRIPE_WIRE_VERSION ||
 	    h->sender != htonl(m->sender_id) || h->link != link->id ||
 	    (h->flags & STRIPE_WIRE_F_FEEDBACK))
+		return true;
+	space = ntohl(h->fseq);
+	bucket = ntohs(h->flow);
+	if (!(h->flags & STRIPE_WIRE_F_MARKER) &&
+	    (space >= STRIPE_TX_SPACES || bucket >= STRIPE_FLOW_BUCKETS))
 		return true;
 	if (skb_ensure_writable(skb, off + sizeof(*h)))
 		return false;
@@ -359,9 +455,15 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 		gseq = atomic_read(&m->tx_gseq);
 		h->gseq = htonl(gseq);
 	} else {
-		stripe_txseq_take(&m->tx_gseq,
-				  &m->tx_fseq[ntohs(h->flow) &
-					      (STRIPE_FLOW_BUCKETS - 1)],
+		if (link->dev->addr_len == ETH_ALEN &&
+		    !is_unicast_ether_addr(skb->data)) {
+			/* Every host on the link hears it */
+			space = 0;
+			bucket = (bucket & STRIPE_BUCKETS_FAMILY) |
+				 STRIPE_BUCKET_GROUP;
+			h->flow = htons(bucket);
+		}
+		stripe_txseq_take(&m->tx_gseq, &m->tx_fseq[space][bucket],
 				  &gseq, &fseq);
 		h->gseq = htonl(gseq);
 		h->fseq = htonl(fseq);
@@ -430,8 +532,10 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct stripe_link *link, *wait_link = NULL;
 	const struct stripe_link *sending;
 	struct neighbour *n, *wait_neigh = NULL;
-	bool v6gw, wait_v6gw = false;
 	const struct stripe_table *t;
+	struct stripe_nexthop nh;
+	u32 space = 0;
+	bool reorder;
 	unsigned int len = skb->len;
 	struct stripe_srr *srr;
 	u32 tries;
@@ -444,13 +548,21 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (unlikely(srr->gen != t->gen))
 		stripe_srr_reset(srr, t);
 
+	if (unlikely(!stripe_nexthop(skb, &nh))) {
+		reason = SKB_DROP_REASON_NEIGH_CREATEFAIL;
+		goto drop;
+	}
+	/* (Before the route, which may hold the next hop, is dropped) */
+	reorder = READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON;
+	if (reorder)
+		space = stripe_tx_space(m, &nh);
 	link = stripe_pinned_link(m, t, skb, len);
 	for (tries = 0; tries < t->n; tries++) {
 		if (!link || tries)
 			link = stripe_srr_pick(srr, t, len);
 		if (!link)
 			break;
-		n = stripe_neigh(link->dev, skb, &v6gw);
+		n = stripe_neigh(link->dev, &nh);
 		if (IS_ERR_OR_NULL(n)) {
 			reason = SKB_DROP_REASON_NEIGH_CREATEFAIL;
 			goto drop;
@@ -463,14 +575,12 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 		if (!wait_link) {
 			wait_link = link;
 			wait_neigh = n;
-			wait_v6gw = v6gw;
 		}
 	}
 	if (!wait_link)
 		goto drop_busy;
 	link = wait_link;
 	n = wait_neigh;
-	v6gw = wait_v6gw;
 	/* Queued on the link's neighbour until it resolves.  Without the route
 	 * the neighbour code sends it on that link, rather than looking up the
 	 * master's neighbour again (meant for teql) and skipping our header.
@@ -489,11 +599,12 @@ send:
 	}
 	sending = srr->sending;
 	srr->sending = link;
-	if (READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON)
-		rc = stripe_xmit_reorder(m, link, n, skb, skb_get_hash(skb) &
-					 (STRIPE_FLOW_BUCKETS - 1));
+	if (reorder)
+		rc = stripe_xmit_reorder(m, link, n, skb,
+					 stripe_bucket(&nh, skb_get_hash(skb)),
+					 space);
 	else
-		rc = stripe_xmit_plain(link, n, skb, v6gw);
+		rc = stripe_xmit_plain(link, n, skb, nh.v6gw);
 	/* (The nested transmit used this CPU's SRR state too: srr is
 	 * still this CPU's, BH being off.)
 	 */
