@@ -753,7 +753,7 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 {
 	u32 gseq = wi->gseq;
 	u8 wire_link = wi->link;
-	bool fresh, same;
+	bool fresh;
 
 	/* A probe says the link works, not that the sender is active: with
 	 * it the links the sender does not use would look silent.
@@ -805,7 +805,8 @@ static void stripe_reseq_note_link(struct stripe_reseq *r,
 		if (!now->group && test_bit(link, s->lseq_known))
 			stripe_reseq_late_on_link(s, link);
 	} else {
-		same = !fresh && gseq == s->newest[link];
+		bool same = !fresh && gseq == s->newest[link];
+
 		s->newest[link] = gseq;
 		/* A frame to a group carries no lseq (xmit.c): the sender
 		 * numbers each destination's frames on a link apart

@@ -237,43 +237,52 @@ static u16 stripe_bucket(const struct stripe_nexthop *nh, u32 hash)
  * bucket for the frames that went to other peers.  A next hop new here
  * takes a free space, or one unused for STRIPE_TX_SPACE_IDLE, whose
  * counts it carries on (its peer's receiver starts a bucket anywhere);
- * with none, it shares one, as every next hop did before.  Space 0 also
- * numbers the frames to a group, in buckets no unicast flow takes.
+ * with none, it shares the one its hash picks, without the lock, as every
+ * next hop did before.  Space 0 also numbers the frames to a group, in
+ * buckets no unicast flow takes.
  */
 #define STRIPE_TX_SPACE_IDLE	(10 * HZ)
+
+static bool stripe_tx_space_free(const struct stripe_tx_space *s,
+				 unsigned long now)
+{
+	return !READ_ONCE(s->key) ||
+	       time_after(now, READ_ONCE(s->used) + STRIPE_TX_SPACE_IDLE);
+}
 
 static u32 stripe_tx_space(struct stripe_master *m,
 			   const struct stripe_nexthop *nh)
 {
 	struct stripe_tx_space *s = m->tx_space;
+	u32 key, i, free = STRIPE_TX_SPACES;
 	unsigned long now = jiffies;
-	u32 key, i, pick;
 
 	if (nh->family == AF_INET)
 		key = jhash_1word((__force u32)nh->addr4, m->sender_id);
 	else
 		key = jhash(nh->addr6, sizeof(*nh->addr6), ~m->sender_id);
 	key = key ?: 1;
-	for (i = 0; i < STRIPE_TX_SPACES; i++)
+	for (i = 0; i < STRIPE_TX_SPACES; i++) {
 		if (READ_ONCE(s[i].key) == key)
 			goto found;
-
+		if (free == STRIPE_TX_SPACES && stripe_tx_space_free(&s[i], now))
+			free = i;
+	}
+	i = key % STRIPE_TX_SPACES;
+	if (free == STRIPE_TX_SPACES)
+		goto found;
+	/* Another CPU may have taken it, or given this next hop one */
 	spin_lock(&m->tx_space_lock);
-	pick = key % STRIPE_TX_SPACES;
-	for (i = 0; i < STRIPE_TX_SPACES; i++) {
+	for (i = 0; i < STRIPE_TX_SPACES; i++)
 		if (s[i].key == key)
 			break;
-		if (!s[i].key ||
-		    (s[pick].key &&
-		     time_before(s[i].used, s[pick].used)))
-			pick = i;
-	}
 	if (i == STRIPE_TX_SPACES) {
-		i = pick;
-		if (!s[i].key ||
-		    time_after(now, s[i].used + STRIPE_TX_SPACE_IDLE)) {
+		i = free;
+		if (stripe_tx_space_free(&s[i], now)) {
 			WRITE_ONCE(s[i].used, now);
 			WRITE_ONCE(s[i].key, key);
+		} else {
+			i = key % STRIPE_TX_SPACES;
 		}
 	}
 	spin_unlock(&m->tx_space_lock);
@@ -380,8 +389,7 @@ static int stripe_xmit_plain(struct stripe_link *link, struct neighbour *n,
  * STRIPE_TX_DESTS others took its place, starts again from 1: its peer
  * reads the jump as loss unless it long forgot the link
  * (STRIPE_RX_REBASE_NS).  A point-to-point link (no Ethernet addresses)
- * has one peer.  Frames to a group carry no lseq: every host hears them,
- * and the receivers read none (reseq.c).
+ * has one peer.  (Frames to a group carry no lseq: stripe_link_number().)
  */
 static u8 stripe_link_dest_lseq(struct stripe_link *link, const u8 *dest)
 {
@@ -390,8 +398,6 @@ static u8 stripe_link_dest_lseq(struct stripe_link *link, const u8 *dest)
 
 	if (link->dev->addr_len != ETH_ALEN)
 		return ++d[0].lseq;
-	if (!is_unicast_ether_addr(dest))
-		return 0;
 	if (likely(d[0].used && ether_addr_equal(d[0].addr, dest)))
 		return ++d[0].lseq;
 	/* The place it had, or the first free, or the oldest's */
@@ -430,6 +436,7 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 	struct stripe_wire_hdr *h;
 	u32 gseq, fseq, space;
 	u16 bucket;
+	bool group;
 	u64 now;
 
 	if (skb->protocol != htons(ETH_P_STRIPE) || !m || off < ETH_HLEN ||
@@ -449,15 +456,18 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 		return false;
 	h = (struct stripe_wire_hdr *)skb_network_header(skb);
 	now = ktime_get_ns();
-	h->lseq = stripe_link_dest_lseq(link, skb->data);
+	/* Every host on the link hears a frame to a group: it carries no
+	 * lseq, which the receivers do not read (reseq.c)
+	 */
+	group = link->dev->addr_len == ETH_ALEN &&
+		!is_unicast_ether_addr(skb->data);
+	h->lseq = group ? 0 : stripe_link_dest_lseq(link, skb->data);
 	if (h->flags & STRIPE_WIRE_F_MARKER) {
 		/* Nothing older is still on this link */
 		gseq = atomic_read(&m->tx_gseq);
 		h->gseq = htonl(gseq);
 	} else {
-		if (link->dev->addr_len == ETH_ALEN &&
-		    !is_unicast_ether_addr(skb->data)) {
-			/* Every host on the link hears it */
+		if (group) {
 			space = 0;
 			bucket = (bucket & STRIPE_BUCKETS_FAMILY) |
 				 STRIPE_BUCKET_GROUP;

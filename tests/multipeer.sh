@@ -159,7 +159,7 @@ check "loss reports: host 1 counts no frame sent to host 2 as lost ($lost report
 # each of hosts 1 and 2 at once, 20 datagrams a second each: with one
 # fseq space for all next hops, some 30 buckets carried flows to both,
 # and each host gave up 546 gaps; now none, and on the debug kernel a few
-# whose frames a stalled CPU held past the hold bound (4).
+# whose frames a stalled CPU held past the hold bound (4 to 8).
 gaps() {	# gaps NS -- the gaps NS's master gave up on, by any rule
 	tc -n "$1" -s -j qdisc show dev stripe0 | python3 -c '
 import json, sys
