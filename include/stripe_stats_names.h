@@ -60,6 +60,8 @@ static const char *const stripe_mstat_names[TCA_STRIPE_MSTAT_MAX + 1]
 	[TCA_STRIPE_MSTAT_RX_FEEDBACK_UNSENT] = "rx_feedback_unsent",
 	[TCA_STRIPE_MSTAT_RX_HELD_MEM] = "rx_held_mem",
 	[TCA_STRIPE_MSTAT_RX_FEEDBACK_UNKNOWN] = "rx_feedback_unknown",
+	[TCA_STRIPE_MSTAT_TX_PEER_LEFT] = "tx_peer_left",
+	[TCA_STRIPE_MSTAT_TX_PEER_BACK] = "tx_peer_back",
 };
 
 static const char *const stripe_lstat_names[TCA_STRIPE_LSTAT_MAX + 1]

@@ -15,10 +15,15 @@
  * Sending side: a report of LOST takes the link out of rotation at once
  * (link->peer_lost; the transmit path leaves it and the marker timer only
  * probes it); reports of it delivering again, for STRIPE_FB_UP_NS, bring it
- * back.  That wait doubles for each loss that comes within STRIPE_FB_CALM_NS
- * of the link's return, so a flapping link stays out rather than drag the
- * stream through a loss every time it comes back.  Carrier loss still acts
- * at once (link.c).
+ * back.  That wait doubles for each loss that comes within
+ * STRIPE_FB_CALM_NS of the link's return, so a flapping link stays out
+ * rather than drag the stream through a loss every time it comes back.
+ * Carrier loss still acts at once (link.c).
+ *
+ * On a link shared by several peers, while another peer gets what it
+ * carries, a peer that reports it LOST for STRIPE_FB_SPACE_LOST_NS has it
+ * left for its own next hop alone (m->tx_space[i].left, xmit.c; its port
+ * on the link may be cut), probed there (marker.c), and back the same way.
  *
  * A link we send data on while no report at all comes back is left too
  * (stripe_feedback_unanswered()): a peer that hears us nowhere has nothing
@@ -45,6 +50,12 @@
  * (longer than any one-way delay it may take a link to first deliver)
  */
 #define STRIPE_FB_OMIT_NS	(100 * NSEC_PER_MSEC)
+/* Another peer's report of a link delivering counts this long (several
+ * report intervals of a loaded machine); a peer alone in reporting it LOST
+ * meanwhile has it left for itself after this long of such reports
+ */
+#define STRIPE_FB_OTHERS_NS	(100 * NSEC_PER_MSEC)
+#define STRIPE_FB_SPACE_LOST_NS	(100 * NSEC_PER_MSEC)
 /* A peer that reported on a link this recently is heard there (markers) */
 #define STRIPE_FB_PEER_NS	NSEC_PER_SEC
 /* Data sent on a link while no report came for this long reaches nobody:
@@ -257,9 +268,37 @@ static struct stripe_link *stripe_fb_link(const struct stripe_table *t, u8 id)
 	return NULL;
 }
 
-/* Under fb_lock: take @link out of rotation, @after_ms after it last
- * delivered
+/* The wait before a link left for one next hop, or for all, is used
+ * again after the loss that came @flaps times soon after a return
  */
+static u64 stripe_fb_up_ns(u32 flaps)
+{
+	return STRIPE_FB_UP_NS << flaps;
+}
+
+/* Under fb_lock: one more report of whether a link out of rotation (for
+ * all, or for one next hop) delivers.  True once nothing but reports that
+ * it does came for the wait.
+ */
+static bool stripe_fb_proven(u64 *good_since, u32 flaps, bool delivers,
+			     u64 now)
+{
+	if (!delivers) {
+		*good_since = 0;
+		return false;
+	}
+	if (!*good_since)
+		*good_since = now;
+	return now - *good_since >= stripe_fb_up_ns(flaps);
+}
+
+static u8 stripe_fb_flaps(u64 up_at, u8 flaps, u64 now)
+{
+	if (up_at && now - up_at < STRIPE_FB_CALM_NS)
+		return min_t(u8, flaps + 1, STRIPE_FB_FLAPS_MAX);
+	return 0;
+}
+
 /* Under fb_lock: what is sent on @link does not reach the peer (its
  * report, or no reply to probes, probe.c), which last got something
  * @after_ms ago: out of rotation.
@@ -270,10 +309,7 @@ void stripe_feedback_leave(struct stripe_master *m, struct stripe_link *link,
 	link->fb_good_since = 0;
 	if (link->peer_lost)
 		return;
-	if (link->fb_up_at && now - link->fb_up_at < STRIPE_FB_CALM_NS)
-		link->fb_flaps = min(link->fb_flaps + 1, STRIPE_FB_FLAPS_MAX);
-	else
-		link->fb_flaps = 0;
+	link->fb_flaps = stripe_fb_flaps(link->fb_up_at, link->fb_flaps, now);
 	WRITE_ONCE(link->peer_lost, true);
 	WRITE_ONCE(link->fb_left_after_ms, after_ms);
 	WRITE_ONCE(link->fb_left, link->fb_left + 1);
@@ -282,15 +318,102 @@ void stripe_feedback_leave(struct stripe_master *m, struct stripe_link *link,
 			     m->dev->name, link->dev->name, why);
 }
 
-/* Under fb_lock: what one report of @reporter says of one of our links */
+/* Under fb_lock: a report of the peer of fseq @space says @link is in
+ * @state to it, while other peers get what the link carries.  A peer
+ * that reports it LOST for STRIPE_FB_SPACE_LOST_NS in a row has it left
+ * for its next hop alone: a link busy with the others' frames may carry
+ * none to it for a report or two.  Reports of delivering bring it back
+ * as stripe_feedback_evidence() does a whole link.
+ */
+static void stripe_fb_space_report(struct stripe_master *m,
+				   struct stripe_link *link, int space,
+				   u8 state, u64 now)
+{
+	struct stripe_space_fb *f = &link->fb_space[space];
+	unsigned long *left = m->tx_space[space].left;
+
+	if (state == STRIPE_WIRE_LINK_LOST) {
+		f->good_since = 0;
+		if (!f->lost_since)
+			f->lost_since = now;
+		if (test_bit(link->id, left) ||
+		    now - f->lost_since < STRIPE_FB_SPACE_LOST_NS)
+			return;
+		f->flaps = stripe_fb_flaps(f->up_at, f->flaps, now);
+		set_bit(link->id, left);
+		WRITE_ONCE(m->fb_space_left, m->fb_space_left + 1);
+		net_info_ratelimited("%s: link %s delivers nothing to one of its peers: left for it\n",
+				     m->dev->name, link->dev->name);
+		return;
+	}
+	f->lost_since = 0;
+	if (!test_bit(link->id, left) ||
+	    !stripe_fb_proven(&f->good_since, f->flaps,
+			      state == STRIPE_WIRE_LINK_DELIVERING, now))
+		return;
+	clear_bit(link->id, left);
+	f->up_at = now;
+	WRITE_ONCE(m->fb_space_back, m->fb_space_back + 1);
+}
+
+/* Under fb_lock: does a peer other than @reporter (of fseq @space, -1:
+ * not known) get what @link carries?  One reported so lately, or its last
+ * report said so and it still reports.  Then the link works, and
+ * @reporter's loss is its own.
+ */
+static bool stripe_fb_others_get(const struct stripe_link *link,
+				 u32 reporter, int space, u64 now)
+{
+	const struct stripe_space_fb *f;
+	unsigned int i;
+	u64 at;
+
+	at = link->fb_delivering_by != reporter ? link->fb_delivering_at :
+						  link->fb_delivering_other_at;
+	if (at && now - at < STRIPE_FB_OTHERS_NS)
+		return true;
+	for (i = 0; i < STRIPE_TX_SPACES; i++) {
+		f = &link->fb_space[i];
+		if (i != space && f->reported_at &&
+		    f->delivering_at == f->reported_at &&
+		    now - f->reported_at < STRIPE_FB_PEER_NS)
+			return true;
+	}
+	return false;
+}
+
+/* Under fb_lock: what one report of @reporter, whose next hop has fseq
+ * @space (-1: not known), says of one of our links
+ */
 static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 			    const struct stripe_link_report *rep, u32 reporter,
-			    u64 now)
+			    int space, u64 now)
 {
 	link->fb_reporter = reporter;
 	link->fb_omitted_since = 0;
 	WRITE_ONCE(link->fb_unanswered_since, 0);
+	if (space >= 0) {
+		link->fb_space[space].reported_at = now;
+		if (rep->state == STRIPE_WIRE_LINK_DELIVERING)
+			link->fb_space[space].delivering_at = now;
+	}
+	if (rep->state == STRIPE_WIRE_LINK_LOST &&
+	    !stripe_fb_others_get(link, reporter, space, now)) {
+		stripe_feedback_leave(m, link, now, rep->age_ms,
+				      "the peer reports it lost");
+		return;
+	}
+	/* The link works, for all but perhaps this peer, whose port on it
+	 * may be cut.  (A peer whose next hop is not known has its frames
+	 * on it go to the others for a while.)
+	 */
+	if (space >= 0)
+		stripe_fb_space_report(m, link, space, rep->state, now);
+	if (rep->state == STRIPE_WIRE_LINK_LOST)
+		return;
 	if (rep->state == STRIPE_WIRE_LINK_DELIVERING) {
+		if (link->fb_delivering_by != reporter)
+			link->fb_delivering_other_at = link->fb_delivering_at;
 		WRITE_ONCE(link->fb_delivering_at, now);
 		link->fb_delivering_by = reporter;
 		/* The peer gets what we send on it: if we do not hear it
@@ -300,18 +423,6 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 			WRITE_ONCE(link->rx_silent, false);
 			stripe_link_state_changed(m);
 		}
-	}
-	if (rep->state == STRIPE_WIRE_LINK_LOST) {
-		/* Another peer gets what we send on the link: it works.  On
-		 * a link shared by several peers one of them gets nothing
-		 * there for a while when our frames on it go to the others.
-		 */
-		if (link->fb_delivering_by != reporter &&
-		    now - link->fb_delivering_at < STRIPE_FB_LOST_NS)
-			return;
-		stripe_feedback_leave(m, link, now, rep->age_ms,
-				      "the peer reports it lost");
-		return;
 	}
 	stripe_feedback_evidence(m, link,
 				 rep->state == STRIPE_WIRE_LINK_DELIVERING, now);
@@ -325,15 +436,9 @@ static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 void stripe_feedback_evidence(struct stripe_master *m,
 			      struct stripe_link *link, bool delivers, u64 now)
 {
-	if (!link->peer_lost)
-		return;
-	if (!delivers) {
-		link->fb_good_since = 0;
-		return;
-	}
-	if (!link->fb_good_since)
-		link->fb_good_since = now;
-	if (now - link->fb_good_since < STRIPE_FB_UP_NS << link->fb_flaps)
+	if (!link->peer_lost ||
+	    !stripe_fb_proven(&link->fb_good_since, link->fb_flaps, delivers,
+			      now))
 		return;
 	WRITE_ONCE(link->peer_lost, false);
 	link->fb_up_at = now;
@@ -423,12 +528,13 @@ bool stripe_feedback_unanswered(struct stripe_master *m,
 }
 
 /* Under fb_lock: do we talk to the peer @id, whose report came from where
- * we sent data (@sent) or, through another of its links, lately did?
- * A flow pinned to one link (stripe-min) sends the peer data there alone;
- * its reports come on every link.
+ * we sent data (@sent; to the next hop of fseq @space there, if known) or,
+ * through another of its links, lately did?  A flow pinned to one link
+ * (stripe-min) sends the peer data there alone; its reports come on every
+ * link.  *@space becomes the peer's space as far as known, or -1.
  */
 static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
-			      u64 now)
+			      int *space, u64 now)
 {
 	struct stripe_fb_talk *t = m->fb_talk, *oldest = t;
 	unsigned int i;
@@ -437,6 +543,9 @@ static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
 		if (t[i].at && t[i].id == id) {
 			if (sent)
 				t[i].at = now;
+			if (*space >= 0)
+				t[i].space = *space;
+			*space = t[i].space;
 			return sent || now - t[i].at < STRIPE_FB_PEER_NS;
 		}
 		if (t[i].at < oldest->at)
@@ -444,6 +553,7 @@ static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
 	}
 	if (sent) {
 		oldest->id = id;
+		oldest->space = *space;
 		oldest->at = now;
 	}
 	return sent;
@@ -461,6 +571,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	struct stripe_link_report *rep = m->fb_rep;
 	bool sent, sent_here;
 	struct stripe_table *t;
+	int space;
 	struct stripe_link *l;
 	u64 mentioned = 0;
 	const u8 *src;
@@ -488,7 +599,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	 * from our reports that they deliver (data to it goes on a link
 	 * it left, that carries nothing, or on none)
 	 */
-	sent_here = stripe_marker_sent_to(link, src, now);
+	sent_here = stripe_marker_sent_to(link, src, now, &space);
 	sent = sent_here || stripe_rx_sends_data(m, wi->sender, now);
 	spin_lock(&m->fb_lock);
 	/* A host on the segment may name any id: a reporter whose data does
@@ -501,7 +612,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 		spin_unlock(&m->fb_lock);
 		goto out;
 	}
-	if (!stripe_fb_talking(m, wi->sender, sent, now)) {
+	if (!stripe_fb_talking(m, wi->sender, sent, &space, now)) {
 		/* A host we exchange no data with (it heard a probe, or a
 		 * multicast frame) reports links "lost" that simply carry
 		 * nothing to it: believed, it would take them from the peers
@@ -520,7 +631,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 		mentioned |= BIT_ULL(rep[i].link);
 		l = stripe_fb_link(t, rep[i].link);
 		if (l)
-			stripe_fb_apply(m, l, &rep[i], wi->sender, now);
+			stripe_fb_apply(m, l, &rep[i], wi->sender, space, now);
 	}
 	stripe_fb_omitted(m, t, mentioned, wi->sender, now);
 	stripe_share_adapt(m, t, rep, n, wi->sender, now);

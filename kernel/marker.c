@@ -62,13 +62,16 @@ static void stripe_count_markers(struct stripe_master *m,
 #define STRIPE_MARKER_PEER_NS	NSEC_PER_SEC
 /* ... and probes of a cut link, which carries no data, this recently */
 #define STRIPE_PROBE_PEER_NS	(10 * NSEC_PER_SEC)
+/* Cut links are probed this many intervals apart */
+#define STRIPE_PROBE_INTERVALS	8
 
 /* Under @link's root qdisc lock (stripe_link_note_peer()): the first
- * frame to @addr lately, or one to a peer other than the last.  The list
+ * frame to @addr lately, or one to a peer other than the last, or to the
+ * last in another fseq space (its next hop changed).  The list
  * stays latest first; a new peer takes the place of the oldest.
  */
 void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
-			    u64 now)
+			    u8 space, u64 now)
 {
 	struct stripe_peer_addr *p = link->tx_peer;
 	unsigned int i;
@@ -79,19 +82,23 @@ void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
 	write_seqcount_begin(&link->tx_peer_seq);
 	memmove(&p[1], &p[0], i * sizeof(*p));
 	ether_addr_copy(p[0].addr, addr);
+	p[0].space = space;
 	p[0].at = now;
 	write_seqcount_end(&link->tx_peer_seq);
 }
 
 /* Did data go to @addr on @link lately?  (feedback.c: reports count only
- * from a peer we talk to.)  Links that are not Ethernet have no addresses
- * to tell peers apart: yes.
+ * from a peer we talk to.)  If so, *@space is its next hop's fseq space
+ * (xmit.c), else -1.  Links that are not Ethernet have no addresses to
+ * tell peers apart: yes, in no space of its own.
  */
-bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now)
+bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now,
+			   int *space)
 {
 	unsigned int i, seq;
 	bool sent;
 
+	*space = -1;
 	if (link->dev->addr_len != ETH_ALEN)
 		return true;
 	do {
@@ -103,6 +110,8 @@ bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now)
 
 			sent = at && now - at < STRIPE_MARKER_PEER_NS &&
 			       ether_addr_equal(p->addr, addr);
+			if (sent)
+				*space = p->space;
 		}
 	} while (read_seqcount_retry(&link->tx_peer_seq, seq));
 	return sent;
@@ -164,33 +173,23 @@ static struct sk_buff *stripe_marker_build(struct stripe_master *m,
 	return skb;
 }
 
-/* One marker event on @link: the same header to each peer that needs it.
- * The link's FIFO numbers each copy for its peer (stripe_link_number()).
- * A probe of a cut link asks the peers that had data there, or, with none
- * in the last seconds, whoever is there now.  From the marker timer only.
+/* The same marker header to each of @dest (@n of them; none: to the
+ * link's broadcast address).  The link's FIFO numbers each copy for its
+ * peer (stripe_link_number()).
  */
-static void stripe_marker_send(struct stripe_master *m,
-			       struct stripe_link *link, u64 now, bool probe)
+static void stripe_marker_send_to(struct stripe_master *m,
+				  struct stripe_link *link, bool probe,
+				  u8 dest[][ETH_ALEN], unsigned int n)
 {
-	u8 dest[STRIPE_MARKER_DESTS][ETH_ALEN] __aligned(2);
 	struct stripe_wire_hdr hdr = {};
-	unsigned int n, i, sent = 0;
 	struct sk_buff *skb;
+	unsigned int i, sent = 0;
 
-	n = stripe_marker_dests(link, now, probe, dest);
-	if (!n && !probe && link->dev->addr_len == ETH_ALEN) {
-		/* Nobody here waits for it */
-		WRITE_ONCE(link->tx_gseq, atomic_read(&m->tx_gseq));
-		WRITE_ONCE(link->tx_last, now);
-		return;
-	}
 	hdr.version = STRIPE_WIRE_VERSION;
 	hdr.flags = STRIPE_WIRE_F_MARKER | (probe ? STRIPE_WIRE_F_PROBE : 0);
 	hdr.sender = htonl(m->sender_id);
 	hdr.link = link->id;
 	hdr.tstamp = htonl((u32)div_u64(ktime_get_real_ns(), NSEC_PER_USEC));
-	if (n > STRIPE_MARKER_UNICAST_MAX)
-		n = 0;
 	for (i = 0; i < max(n, 1U); i++) {
 		skb = stripe_marker_build(m, link, n ? dest[i] :
 					  link->dev->broadcast, &hdr);
@@ -203,6 +202,84 @@ static void stripe_marker_send(struct stripe_master *m,
 		stripe_count_markers(m, link, sent);
 }
 
+/* One marker event on @link: to each peer that needs it.  A probe of a
+ * cut link asks the peers that had data there, or, with none in the last
+ * seconds, whoever is there now.  From the marker timer only.
+ */
+static void stripe_marker_send(struct stripe_master *m,
+			       struct stripe_link *link, u64 now, bool probe)
+{
+	u8 dest[STRIPE_MARKER_DESTS][ETH_ALEN] __aligned(2);
+	unsigned int n;
+
+	n = stripe_marker_dests(link, now, probe, dest);
+	if (!n && !probe && link->dev->addr_len == ETH_ALEN) {
+		/* Nobody here waits for it */
+		WRITE_ONCE(link->tx_gseq, atomic_read(&m->tx_gseq));
+		WRITE_ONCE(link->tx_last, now);
+		return;
+	}
+	if (n > STRIPE_MARKER_UNICAST_MAX)
+		n = 0;
+	stripe_marker_send_to(m, link, probe, dest, n);
+}
+
+/* A link left for one next hop alone (feedback.c) still carries the
+ * other peers' data, so it gets no marker that lagging would send: probe
+ * that peer there every STRIPE_PROBE_INTERVALS intervals, so that it
+ * hears the link again once it heals and reports it delivering.  A peer
+ * no longer among those data went to on the link cannot be probed: the
+ * link is its own again, and its data will tell.  True if any next hop
+ * has the link left.
+ */
+static bool stripe_marker_probe_spaces(struct stripe_master *m,
+				       struct stripe_link *link, u64 now,
+				       u64 interval)
+{
+	u8 dest[STRIPE_TX_PEERS][ETH_ALEN] __aligned(2);
+	unsigned long spaces = 0, probed = 0;
+	unsigned int i, n, seq;
+
+	for (i = 0; i < STRIPE_TX_SPACES; i++)
+		if (test_bit(link->id, m->tx_space[i].left))
+			spaces |= BIT(i);
+	if (!spaces)
+		return false;
+	if (now - link->space_probe_at < STRIPE_PROBE_INTERVALS * interval)
+		return true;
+	link->space_probe_at = now;
+	do {
+		seq = read_seqcount_begin(&link->tx_peer_seq);
+		n = 0;
+		probed = 0;
+		for (i = 0; i < STRIPE_TX_PEERS; i++) {
+			const struct stripe_peer_addr *p = &link->tx_peer[i];
+
+			if (!READ_ONCE(p->at) || !(spaces & BIT(p->space)))
+				continue;
+			probed |= BIT(p->space);
+			ether_addr_copy(dest[n++], p->addr);
+		}
+	} while (read_seqcount_retry(&link->tx_peer_seq, seq));
+	if (n) {
+		/* A probe, numbered as it leaves, marks the link caught up
+		 * (link->tx_gseq): if it lags, the peers that get data there
+		 * need the marker too, or it looks silent to them.
+		 */
+		if (READ_ONCE(link->tx_gseq) != (u32)atomic_read(&m->tx_gseq))
+			stripe_marker_send(m, link, now, false);
+		stripe_marker_send_to(m, link, true, dest, n);
+	}
+	spaces &= ~probed;
+	if (spaces) {
+		spin_lock(&m->fb_lock);
+		for_each_set_bit(i, &spaces, STRIPE_TX_SPACES)
+			clear_bit(link->id, m->tx_space[i].left);
+		spin_unlock(&m->fb_lock);
+	}
+	return true;
+}
+
 /* What the timer found: when it must run again */
 enum stripe_marker_next {
 	STRIPE_MARKER_STOP,	/* every link is up to date */
@@ -213,9 +290,6 @@ enum stripe_marker_next {
 
 /* A timer run this late means the machine stalled */
 #define STRIPE_MARKER_STALL_NS	(50 * NSEC_PER_MSEC)
-
-/* Cut links are probed this many intervals apart */
-#define STRIPE_PROBE_INTERVALS	8
 
 /* Mark the links that lag and are idle.
  *
@@ -261,6 +335,8 @@ static enum stripe_marker_next stripe_marker_run(struct stripe_master *m,
 		}
 		if (!silent && stripe_feedback_unanswered(m, link, now, stalled))
 			next = max(next, STRIPE_MARKER_WAIT);
+		if (stripe_marker_probe_spaces(m, link, now, interval))
+			next = max(next, STRIPE_MARKER_PROBE);
 		if (silent || READ_ONCE(link->peer_lost)) {
 			if (now - READ_ONCE(link->tx_last) >=
 			    STRIPE_PROBE_INTERVALS * interval)

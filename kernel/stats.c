@@ -245,6 +245,10 @@ static int stripe_put_master(struct stripe_master *m, struct sk_buff *skb)
 			      READ_ONCE(m->fb_rx_unsent), TCA_STRIPE_MSTAT_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_RX_FEEDBACK_UNKNOWN,
 			      READ_ONCE(m->fb_rx_unknown), TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_TX_PEER_LEFT,
+			      READ_ONCE(m->fb_space_left), TCA_STRIPE_MSTAT_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_STRIPE_MSTAT_TX_PEER_BACK,
+			      READ_ONCE(m->fb_space_back), TCA_STRIPE_MSTAT_PAD) ||
 	    stripe_put_rx(m, skb)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;

@@ -102,6 +102,7 @@ struct stripe_loss_count {
 /* A peer's address on one link, and when it was last seen there */
 struct stripe_peer_addr {
 	u8 addr[ETH_ALEN];
+	u8 space;		/* tx_peer: its next hop's fseq space */
 	u64 at;					/* ns, 0 = unused */
 };
 
@@ -175,6 +176,21 @@ struct stripe_link {
 	u64 fb_delivering_at;
 	u32 fb_reporter;	/* sender id of the last peer to report it */
 	u32 fb_delivering_by;	/* ... and of the last to report delivering */
+	u64 fb_delivering_other_at;	/* ns, the last such report of another */
+	/* Each next hop's view of the link (fseq space i, xmit.c), under
+	 * fb_lock: one whose peer reports it lost while others get what it
+	 * carries leaves it alone (m->tx_space[i].left), and comes back as
+	 * the whole link does
+	 */
+	struct stripe_space_fb {
+		u64 reported_at;	/* ns, its last report of the link */
+		u64 delivering_at;	/* ... that said it delivers */
+		u64 lost_since;	/* ns, first report of it LOST in a row */
+		u64 good_since;	/* ns, first report of delivering since */
+		u64 up_at;	/* ns, when it last came back */
+		u8 flaps;	/* losses soon after coming back */
+	} fb_space[STRIPE_TX_SPACES];
+	u64 space_probe_at;	/* ns, the marker timer's: probed for them */
 	u64 fb_omitted_since;	/* ns, first report of it that left it out */
 	/* ns, the first data frame sent on it since a report of the peer
 	 * last mentioned it, 0 if none: written by the transmit path when 0
@@ -348,6 +364,12 @@ struct stripe_master {
 	struct stripe_tx_space {
 		u32 key;
 		unsigned long used;
+		/* The links its peer gets nothing on while other peers get
+		 * what they carry: left for this next hop alone (set and
+		 * cleared by feedback.c under fb_lock with atomic bitops,
+		 * zeroed when the space changes hands; read without a lock)
+		 */
+		DECLARE_BITMAP(left, STRIPE_MAX_LINKS);
 	} tx_space[STRIPE_TX_SPACES] ____cacheline_aligned_in_smp;
 	spinlock_t tx_space_lock;	/* hands out tx_space[] (xmit.c) */
 	struct stripe_tx_flow tx_flow[STRIPE_FLOW_BUCKETS];
@@ -370,11 +392,14 @@ struct stripe_master {
 	u64 fb_rx_unknown;	/* from hosts we exchange no data with here,
 				 * fb_lock
 				 */
+	u64 fb_space_left;	/* links left for one next hop, fb_lock */
+	u64 fb_space_back;	/* ... taken back for it, fb_lock */
 	/* The peers (their ids) whose reports we take: one of their copies
 	 * came from where we send data (feedback.c), fb_lock
 	 */
 	struct stripe_fb_talk {
 		u32 id;
+		s8 space;	/* its next hop's fseq space, -1: not known */
 		u64 at;				/* ns, 0 = unused */
 	} fb_talk[STRIPE_TX_PEERS];
 	u64 share_at;				/* share.c: last step, fb_lock */
@@ -437,8 +462,9 @@ void stripe_marker_init(struct stripe_master *m);
 void stripe_marker_stop(struct stripe_master *m);
 void stripe_marker_arm(struct stripe_master *m);
 void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
-			    u64 now);
-bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now);
+			    u8 space, u64 now);
+bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now,
+			   int *space);
 
 /* feedback.c */
 void stripe_feedback_init(struct stripe_master *m);
@@ -475,6 +501,13 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 static inline bool stripe_link_left(const struct stripe_link *link)
 {
 	return READ_ONCE(link->rx_silent) || READ_ONCE(link->peer_lost);
+}
+
+/* ... or left for the next hop whose links out are @left (NULL: none) */
+static inline bool stripe_link_left_for(const struct stripe_link *link,
+					const unsigned long *left)
+{
+	return stripe_link_left(link) || (left && test_bit(link->id, left));
 }
 
 /* Data went to a peer on @link (reorder on): a report of the peer should
@@ -519,14 +552,15 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb);
  * @now.  Most frames go where the last one went: one compare.
  */
 static inline void stripe_link_note_peer(struct stripe_link *link,
-					 const u8 *addr, u64 now)
+					 const u8 *addr, u8 space, u64 now)
 {
 	struct stripe_peer_addr *p = &link->tx_peer[0];
 
-	if (likely(p->at && ether_addr_equal(p->addr, addr)))
+	if (likely(p->at && ether_addr_equal(p->addr, addr) &&
+		   p->space == space))
 		WRITE_ONCE(p->at, now);
 	else
-		stripe_marker_add_peer(link, addr, now);
+		stripe_marker_add_peer(link, addr, space, now);
 }
 
 /* qdisc.c */

@@ -64,13 +64,14 @@ static void stripe_link_count_busy(struct stripe_link *link)
 }
 
 /* A link that is down, has no carrier or was left (failover: marker.c,
- * feedback.c) is passed over silently; one that is up but full counts a busy
- * skip.
+ * feedback.c), for all or for this packet's next hop (@left), is passed
+ * over silently; one that is up but full counts a busy skip.
  */
-static bool stripe_link_try(struct stripe_link *link)
+static bool stripe_link_try(struct stripe_link *link,
+			    const unsigned long *left)
 {
 	if (!netif_running(link->dev) || !netif_carrier_ok(link->dev) ||
-	    stripe_link_left(link))
+	    stripe_link_left_for(link, left))
 		return false;
 	if (stripe_link_can_send(link))
 		return true;
@@ -85,14 +86,15 @@ static bool stripe_link_try(struct stripe_link *link)
  * if no link can send.
  */
 static bool stripe_srr_skip_rounds(struct stripe_srr *srr,
-				   const struct stripe_table *t)
+				   const struct stripe_table *t,
+				   const unsigned long *left)
 {
 	s64 rounds = S64_MAX, need, share;
 	u32 i;
 
 	for (i = 0; i < t->n; i++) {
 		share = READ_ONCE(t->slot[i].share);
-		if (share <= 0 || stripe_link_left(t->slot[i].link) ||
+		if (share <= 0 || stripe_link_left_for(t->slot[i].link, left) ||
 		    !stripe_link_can_send(t->slot[i].link))
 			continue;
 		need = div64_s64(1 - (s64)srr->credit[i] + share - 1, share);
@@ -110,7 +112,8 @@ static bool stripe_srr_skip_rounds(struct stripe_srr *srr,
 
 static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 					   const struct stripe_table *t,
-					   unsigned int len)
+					   unsigned int len,
+					   const unsigned long *left)
 {
 	u32 visits, pass, c;
 
@@ -118,11 +121,11 @@ static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 		for (visits = 0; visits <= t->n; visits++) {
 			c = srr->cursor;
 			if (srr->credit[c] > 0 &&
-			    stripe_link_try(t->slot[c].link))
+			    stripe_link_try(t->slot[c].link, left))
 				goto found;
 			stripe_srr_advance(srr, t);
 		}
-		if (!pass && !stripe_srr_skip_rounds(srr, t))
+		if (!pass && !stripe_srr_skip_rounds(srr, t, left))
 			break;
 	}
 	/* No link with credit can send: take the next link that can send at
@@ -137,7 +140,7 @@ static struct stripe_link *stripe_srr_pick(struct stripe_srr *srr,
 			c = srr->cursor;
 			if (!stripe_link_can_send(t->slot[c].link))
 				goto next;
-			if (!pass && !stripe_link_left(t->slot[c].link))
+			if (!pass && !stripe_link_left_for(t->slot[c].link, left))
 				goto found;
 			if (pass) {
 				/* Every link was left: take each in turn, so
@@ -279,6 +282,8 @@ static u32 stripe_tx_space(struct stripe_master *m,
 	if (i == STRIPE_TX_SPACES) {
 		i = free;
 		if (stripe_tx_space_free(&s[i], now)) {
+			/* The last next hop's links out are not this one's */
+			bitmap_zero(s[i].left, STRIPE_MAX_LINKS);
 			WRITE_ONCE(s[i].used, now);
 			WRITE_ONCE(s[i].key, key);
 		} else {
@@ -483,7 +488,7 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 		 * Frames to a group (router solicitations) name no peer.
 		 */
 		if (is_unicast_ether_addr(skb->data)) {
-			stripe_link_note_peer(link, skb->data, now);
+			stripe_link_note_peer(link, skb->data, space, now);
 			stripe_feedback_sent(link, now);
 		}
 		stripe_marker_arm(m);
@@ -503,7 +508,8 @@ bool stripe_link_number(struct stripe_link *link, struct sk_buff *skb)
 static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 					      const struct stripe_table *t,
 					      struct sk_buff *skb,
-					      unsigned int len)
+					      unsigned int len,
+					      const unsigned long *left)
 {
 	u32 min = READ_ONCE(m->cfg.stripe_min);
 	unsigned long now = jiffies;
@@ -527,7 +533,8 @@ static struct stripe_link *stripe_pinned_link(struct stripe_master *m,
 	i = reciprocal_scale(hash, t->n);
 	for (tries = 0; tries < t->n; tries++) {
 		link = t->slot[i].link;
-		if (stripe_link_can_send(link) && !stripe_link_left(link))
+		if (stripe_link_can_send(link) &&
+		    !stripe_link_left_for(link, left))
 			return link;
 		if (++i == t->n)
 			i = 0;
@@ -543,6 +550,7 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	const struct stripe_link *sending;
 	struct neighbour *n, *wait_neigh = NULL;
 	const struct stripe_table *t;
+	const unsigned long *left = NULL;
 	struct stripe_nexthop nh;
 	u32 space = 0;
 	bool reorder;
@@ -564,12 +572,14 @@ netdev_tx_t stripe_master_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	/* (Before the route, which may hold the next hop, is dropped) */
 	reorder = READ_ONCE(m->cfg.reorder) == STRIPE_REORDER_ON;
-	if (reorder)
+	if (reorder) {
 		space = stripe_tx_space(m, &nh);
-	link = stripe_pinned_link(m, t, skb, len);
+		left = m->tx_space[space].left;
+	}
+	link = stripe_pinned_link(m, t, skb, len, left);
 	for (tries = 0; tries < t->n; tries++) {
 		if (!link || tries)
-			link = stripe_srr_pick(srr, t, len);
+			link = stripe_srr_pick(srr, t, len, left);
 		if (!link)
 			break;
 		n = stripe_neigh(link->dev, &nh);

@@ -68,6 +68,10 @@ static const struct stripe_stat_item stripe_master_items[] = {
 	STAT(M, RX_FEEDBACK_OTHER, " other %" PRIu64),
 	STAT(M, RX_FEEDBACK_UNSENT, " unsent %" PRIu64),
 	STAT(M, RX_FEEDBACK_UNKNOWN, " unknown %" PRIu64),
+	LABEL(" links left for a peer",
+	      HAS(M, TX_PEER_LEFT) | HAS(M, TX_PEER_BACK)),
+	STAT(M, TX_PEER_LEFT, " %" PRIu64),
+	STAT(M, TX_PEER_BACK, " back %" PRIu64),
 };
 
 /* The receiver's, on a line of their own */

@@ -236,6 +236,11 @@ enum {
 					       * sends us no data on that link
 					       * and gets none, dropped
 					       */
+	TCA_STRIPE_MSTAT_TX_PEER_LEFT,	/* times a link was left for one next
+					 * hop whose peer got nothing on it
+					 * while others did
+					 */
+	TCA_STRIPE_MSTAT_TX_PEER_BACK,	/* ... and taken back for it */
 	__TCA_STRIPE_MSTAT_MAX
 };
 
