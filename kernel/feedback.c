@@ -356,13 +356,12 @@ static void stripe_fb_space_report(struct stripe_master *m,
 	WRITE_ONCE(m->fb_space_back, m->fb_space_back + 1);
 }
 
-/* Under fb_lock: does a peer other than @reporter (of fseq @space, -1:
- * not known) get what @link carries?  One reported so lately, or its last
- * report said so and it still reports.  Then the link works, and
- * @reporter's loss is its own.
+/* Under fb_lock: does a peer other than @reporter get what @link
+ * carries?  One reported so lately, or its last report said so and it
+ * still reports.  Then the link works, and @reporter's loss is its own.
  */
 static bool stripe_fb_others_get(const struct stripe_link *link,
-				 u32 reporter, int space, u64 now)
+				 u32 reporter, u64 now)
 {
 	const struct stripe_space_fb *f;
 	unsigned int i;
@@ -374,7 +373,7 @@ static bool stripe_fb_others_get(const struct stripe_link *link,
 		return true;
 	for (i = 0; i < STRIPE_TX_SPACES; i++) {
 		f = &link->fb_space[i];
-		if (i != space && f->reported_at &&
+		if (f->reporter != reporter && f->reported_at &&
 		    f->delivering_at == f->reported_at &&
 		    now - f->reported_at < STRIPE_FB_PEER_NS)
 			return true;
@@ -382,33 +381,38 @@ static bool stripe_fb_others_get(const struct stripe_link *link,
 	return false;
 }
 
-/* Under fb_lock: what one report of @reporter, whose next hop has fseq
- * @space (-1: not known), says of one of our links
+/* Under fb_lock: what one report of @reporter, whose next hops have the
+ * fseq @spaces (bits; none known: 0), says of one of our links
  */
 static void stripe_fb_apply(struct stripe_master *m, struct stripe_link *link,
 			    const struct stripe_link_report *rep, u32 reporter,
-			    int space, u64 now)
+			    unsigned long spaces, u64 now)
 {
+	struct stripe_space_fb *f;
+	unsigned int i;
+
 	link->fb_reporter = reporter;
 	link->fb_omitted_since = 0;
 	WRITE_ONCE(link->fb_unanswered_since, 0);
-	if (space >= 0) {
-		link->fb_space[space].reported_at = now;
+	for_each_set_bit(i, &spaces, STRIPE_TX_SPACES) {
+		f = &link->fb_space[i];
+		f->reporter = reporter;
+		f->reported_at = now;
 		if (rep->state == STRIPE_WIRE_LINK_DELIVERING)
-			link->fb_space[space].delivering_at = now;
+			f->delivering_at = now;
 	}
 	if (rep->state == STRIPE_WIRE_LINK_LOST &&
-	    !stripe_fb_others_get(link, reporter, space, now)) {
+	    !stripe_fb_others_get(link, reporter, now)) {
 		stripe_feedback_leave(m, link, now, rep->age_ms,
 				      "the peer reports it lost");
 		return;
 	}
 	/* The link works, for all but perhaps this peer, whose port on it
-	 * may be cut.  (A peer whose next hop is not known has its frames
+	 * may be cut.  (A peer whose next hops are not known has its frames
 	 * on it go to the others for a while.)
 	 */
-	if (space >= 0)
-		stripe_fb_space_report(m, link, space, rep->state, now);
+	for_each_set_bit(i, &spaces, STRIPE_TX_SPACES)
+		stripe_fb_space_report(m, link, i, rep->state, now);
 	if (rep->state == STRIPE_WIRE_LINK_LOST)
 		return;
 	if (rep->state == STRIPE_WIRE_LINK_DELIVERING) {
@@ -528,13 +532,13 @@ bool stripe_feedback_unanswered(struct stripe_master *m,
 }
 
 /* Under fb_lock: do we talk to the peer @id, whose report came from where
- * we sent data (@sent; to the next hop of fseq @space there, if known) or,
- * through another of its links, lately did?  A flow pinned to one link
+ * we sent data (@sent; to the next hops of fseq *@spaces there, if known)
+ * or, through another of its links, lately did?  A flow pinned to one link
  * (stripe-min) sends the peer data there alone; its reports come on every
- * link.  *@space becomes the peer's space as far as known, or -1.
+ * link.  *@spaces become the peer's spaces as far as known.
  */
 static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
-			      int *space, u64 now)
+			      unsigned long *spaces, u64 now)
 {
 	struct stripe_fb_talk *t = m->fb_talk, *oldest = t;
 	unsigned int i;
@@ -543,9 +547,9 @@ static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
 		if (t[i].at && t[i].id == id) {
 			if (sent)
 				t[i].at = now;
-			if (*space >= 0)
-				t[i].space = *space;
-			*space = t[i].space;
+			if (*spaces)
+				t[i].spaces = *spaces;
+			*spaces = t[i].spaces;
 			return sent || now - t[i].at < STRIPE_FB_PEER_NS;
 		}
 		if (t[i].at < oldest->at)
@@ -553,7 +557,7 @@ static bool stripe_fb_talking(struct stripe_master *m, u32 id, bool sent,
 	}
 	if (sent) {
 		oldest->id = id;
-		oldest->space = *space;
+		oldest->spaces = *spaces;
 		oldest->at = now;
 	}
 	return sent;
@@ -570,8 +574,8 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	const unsigned int hlen = sizeof(struct stripe_wire_hdr);
 	struct stripe_link_report *rep = m->fb_rep;
 	bool sent, sent_here;
+	unsigned long spaces;
 	struct stripe_table *t;
-	int space;
 	struct stripe_link *l;
 	u64 mentioned = 0;
 	const u8 *src;
@@ -599,7 +603,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 	 * from our reports that they deliver (data to it goes on a link
 	 * it left, that carries nothing, or on none)
 	 */
-	sent_here = stripe_marker_sent_to(link, src, now, &space);
+	sent_here = stripe_marker_sent_to(link, src, now, &spaces);
 	sent = sent_here || stripe_rx_sends_data(m, wi->sender, now);
 	spin_lock(&m->fb_lock);
 	/* A host on the segment may name any id: a reporter whose data does
@@ -612,7 +616,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 		spin_unlock(&m->fb_lock);
 		goto out;
 	}
-	if (!stripe_fb_talking(m, wi->sender, sent, &space, now)) {
+	if (!stripe_fb_talking(m, wi->sender, sent, &spaces, now)) {
 		/* A host we exchange no data with (it heard a probe, or a
 		 * multicast frame) reports links "lost" that simply carry
 		 * nothing to it: believed, it would take them from the peers
@@ -631,7 +635,7 @@ void stripe_feedback_rx(struct stripe_master *m, struct stripe_link *link,
 		mentioned |= BIT_ULL(rep[i].link);
 		l = stripe_fb_link(t, rep[i].link);
 		if (l)
-			stripe_fb_apply(m, l, &rep[i], wi->sender, space, now);
+			stripe_fb_apply(m, l, &rep[i], wi->sender, spaces, now);
 	}
 	stripe_fb_omitted(m, t, mentioned, wi->sender, now);
 	stripe_share_adapt(m, t, rep, n, wi->sender, now);

@@ -67,38 +67,44 @@ static void stripe_count_markers(struct stripe_master *m,
 
 /* Under @link's root qdisc lock (stripe_link_note_peer()): the first
  * frame to @addr lately, or one to a peer other than the last, or to the
- * last in another fseq space (its next hop changed).  The list
- * stays latest first; a new peer takes the place of the oldest.
+ * last in an fseq space new for it (a peer reached over IPv4 and IPv6 is
+ * two next hops; one that moved leaves its old space within a second of
+ * silence).  The list stays latest first; a new peer takes the place of
+ * the oldest.
  */
 void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
 			    u8 space, u64 now)
 {
 	struct stripe_peer_addr *p = link->tx_peer;
+	u16 spaces = BIT(space);
 	unsigned int i;
 
 	for (i = 0; i < STRIPE_TX_PEERS - 1; i++)
 		if (p[i].at && ether_addr_equal(p[i].addr, addr))
 			break;
+	if (p[i].at && ether_addr_equal(p[i].addr, addr) &&
+	    now - p[i].at < STRIPE_MARKER_PEER_NS)
+		spaces |= p[i].spaces;
 	write_seqcount_begin(&link->tx_peer_seq);
 	memmove(&p[1], &p[0], i * sizeof(*p));
 	ether_addr_copy(p[0].addr, addr);
-	p[0].space = space;
+	p[0].spaces = spaces;
 	p[0].at = now;
 	write_seqcount_end(&link->tx_peer_seq);
 }
 
 /* Did data go to @addr on @link lately?  (feedback.c: reports count only
- * from a peer we talk to.)  If so, *@space is its next hop's fseq space
- * (xmit.c), else -1.  Links that are not Ethernet have no addresses to
- * tell peers apart: yes, in no space of its own.
+ * from a peer we talk to.)  If so, *@spaces are its next hops' fseq
+ * spaces (xmit.c), else 0.  Links that are not Ethernet have no addresses
+ * to tell peers apart: yes, in no space of its own.
  */
 bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now,
-			   int *space)
+			   unsigned long *spaces)
 {
 	unsigned int i, seq;
 	bool sent;
 
-	*space = -1;
+	*spaces = 0;
 	if (link->dev->addr_len != ETH_ALEN)
 		return true;
 	do {
@@ -111,7 +117,7 @@ bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now,
 			sent = at && now - at < STRIPE_MARKER_PEER_NS &&
 			       ether_addr_equal(p->addr, addr);
 			if (sent)
-				*space = p->space;
+				*spaces = p->spaces;
 		}
 	} while (read_seqcount_retry(&link->tx_peer_seq, seq));
 	return sent;
@@ -255,9 +261,9 @@ static bool stripe_marker_probe_spaces(struct stripe_master *m,
 		for (i = 0; i < STRIPE_TX_PEERS; i++) {
 			const struct stripe_peer_addr *p = &link->tx_peer[i];
 
-			if (!READ_ONCE(p->at) || !(spaces & BIT(p->space)))
+			if (!READ_ONCE(p->at) || !(spaces & p->spaces))
 				continue;
-			probed |= BIT(p->space);
+			probed |= spaces & p->spaces;
 			ether_addr_copy(dest[n++], p->addr);
 		}
 	} while (read_seqcount_retry(&link->tx_peer_seq, seq));

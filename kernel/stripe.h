@@ -102,7 +102,7 @@ struct stripe_loss_count {
 /* A peer's address on one link, and when it was last seen there */
 struct stripe_peer_addr {
 	u8 addr[ETH_ALEN];
-	u8 space;		/* tx_peer: its next hop's fseq space */
+	u16 spaces;		/* tx_peer: its next hops' fseq spaces */
 	u64 at;					/* ns, 0 = unused */
 };
 
@@ -183,6 +183,7 @@ struct stripe_link {
 	 * the whole link does
 	 */
 	struct stripe_space_fb {
+		u32 reporter;		/* the sender id of its peer */
 		u64 reported_at;	/* ns, its last report of the link */
 		u64 delivering_at;	/* ... that said it delivers */
 		u64 lost_since;	/* ns, first report of it LOST in a row */
@@ -399,7 +400,7 @@ struct stripe_master {
 	 */
 	struct stripe_fb_talk {
 		u32 id;
-		s8 space;	/* its next hop's fseq space, -1: not known */
+		u16 spaces;	/* its next hops' fseq spaces, as known */
 		u64 at;				/* ns, 0 = unused */
 	} fb_talk[STRIPE_TX_PEERS];
 	u64 share_at;				/* share.c: last step, fb_lock */
@@ -464,7 +465,7 @@ void stripe_marker_arm(struct stripe_master *m);
 void stripe_marker_add_peer(struct stripe_link *link, const u8 *addr,
 			    u8 space, u64 now);
 bool stripe_marker_sent_to(struct stripe_link *link, const u8 *addr, u64 now,
-			   int *space);
+			   unsigned long *spaces);
 
 /* feedback.c */
 void stripe_feedback_init(struct stripe_master *m);
@@ -557,7 +558,7 @@ static inline void stripe_link_note_peer(struct stripe_link *link,
 	struct stripe_peer_addr *p = &link->tx_peer[0];
 
 	if (likely(p->at && ether_addr_equal(p->addr, addr) &&
-		   p->space == space))
+		   (p->spaces & BIT(space))))
 		WRITE_ONCE(p->at, now);
 	else
 		stripe_marker_add_peer(link, addr, space, now);
