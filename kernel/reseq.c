@@ -1348,10 +1348,14 @@ static u8 stripe_reseq_link_state(const struct stripe_rx_sender *s,
 	/* Its data does not come here (it talks to another peer on these
 	 * links, which it keeps busy: they get no markers): no link is lost
 	 * for that.  Told lost, the sender left it for every peer, probed it
-	 * and so kept our reports going.
+	 * and so kept our reports going.  A link that fell silent for longer
+	 * than the loss bound before the data stopped, and was not heard
+	 * since, is not known to deliver: reported so, the sender would take
+	 * back a link still cut.
 	 */
 	if (now - s->fb_data_at > STRIPE_RX_IDLE_NS)
-		return s->link_seen[link] < s->fb_since ?
+		return s->link_seen[link] < s->fb_since ||
+		       s->link_seen[link] + lost_after < s->fb_data_at ?
 		       STRIPE_WIRE_LINK_UNKNOWN : STRIPE_WIRE_LINK_DELIVERING;
 	if (s->fb_silent_before[link] +
 	    stripe_reseq_fb_silent_for(s, link,

@@ -304,6 +304,35 @@ static void test_feedback(void)
 	      "feedback: without its data here, no link is reported lost");
 }
 
+/* Links 0 and 1 deliver for 100 ms, link 2 is cut after its first
+ * frame; then the data stops.  A probe on link 0 a second later keeps the
+ * reports going: link 2, silent while the data still came, must not be
+ * reported delivering now, or the sender takes back a link still cut
+ * (linkhealth's black hole came back 1.1 s after its stream ended).
+ */
+static void test_feedback_idle(void)
+{
+	static struct stripe_feedback_msg msg;
+	const struct stripe_link_report *a, *c;
+	u64 t = 1000 * MS;
+	u32 g, slot;
+
+	g = start_three_links(t);
+	for (t += MS; t < 1100 * MS; t += MS) {
+		frame_on(0, 10, g++, t, false);
+		frame_on(1, 11, g++, t, false);
+	}
+	t += 1100 * MS;
+	frame_on(0, 10, g - 1, t, true);
+	slot = feedback_at(t, &msg);
+	a = report_of(&msg, 10);
+	c = report_of(&msg, 12);
+	check(slot < STRIPE_RX_SENDERS && a && c &&
+	      a->state == STRIPE_WIRE_LINK_DELIVERING &&
+	      c->state != STRIPE_WIRE_LINK_DELIVERING,
+	      "feedback: once the data stops, a link silent before is not reported delivering");
+}
+
 /* Link 1's frames wait on a CPU that is held off (it took its last frame
  * of ours 6 ms after link 1's last), while links 0 and 2 go on for 25 ms
  * on another: silence counts only up to what that CPU took, so link 1 is
@@ -1858,6 +1887,7 @@ int main(void)
 	test_parse_feedback();
 	test_feedback();
 	test_feedback_slow_link();
+	test_feedback_idle();
 	test_feedback_cpu_behind();
 	test_feedback_gap_own();
 	test_feedback_bursty_sender();
