@@ -342,7 +342,8 @@ check "the peer's id from another address is refused, counted (wrong_addr $wrong
 span=$(cat "$made_up_ms" 2>/dev/null || echo 0)
 rm -f "$made_up_ms"
 log "made-up senders from gw's address: senders $senders0 -> $(master_field $BL rx_senders)," \
-    "no_state +$(( $(master_field $BL rx_no_state) - nostate0 )), late +$(( $(master_field $BL rx_late) - late0 )), sent in ${span} ms"
+    "no_state +$(( $(master_field $BL rx_no_state) - nostate0 )), late +$(( $(master_field $BL rx_late) - late0 )), sent in ${span} ms;" \
+    "gw's g1 dropped $(tc -n $GW -s -j qdisc show dev g1 | jq -r '.[0].drops') in all, bl's b1: $(ip -n $BL -s -j link show b1 | jq -c '.[0].stats64.rx')"
 check "made-up senders from a peer's address: at most one gets state, the rest counted, their frames up unordered ($(master_field $BL rx_no_state) of 40)" \
 	test "$(master_field $BL rx_no_state)" -ge 39
 # A peer idle past STRIPE_RX_IDLE_NS may have lost its slot to them; it
