@@ -292,6 +292,9 @@ static bool stripe_fb_proven(u64 *good_since, u32 flaps, bool delivers,
 	return now - *good_since >= stripe_fb_up_ns(flaps);
 }
 
+/* The flaps of a link leaving again: one more if it came back (at
+ * @up_at) within STRIPE_FB_CALM_NS, else none
+ */
 static u8 stripe_fb_flaps(u64 up_at, u8 flaps, u64 now)
 {
 	if (up_at && now - up_at < STRIPE_FB_CALM_NS)
