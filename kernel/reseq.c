@@ -33,12 +33,6 @@
 
 #define STRIPE_RX_FSEQ_WINDOW	BIT(30)	/* frames a flow may run ahead */
 
-struct stripe_rx_cb {
-	u32 gseq;
-	u32 fseq;
-	u64 arrived;	/* ns */
-};
-
 static struct stripe_rx_cb *stripe_cb(struct sk_buff *skb)
 {
 	BUILD_BUG_ON(sizeof(struct stripe_rx_cb) > sizeof_field(struct sk_buff, cb));
@@ -48,6 +42,67 @@ static struct stripe_rx_cb *stripe_cb(struct sk_buff *skb)
 static bool seq_before(u32 a, u32 b)
 {
 	return (s32)(a - b) < 0;
+}
+
+/* A flow's held frames (f->held): every one within STRIPE_RX_FSEQ_WINDOW
+ * of f->next (stripe_reseq_data_ok()), where seq_before() is a total
+ * order, so the tree stays sorted as f->next moves.
+ */
+static struct sk_buff *stripe_held_head(const struct stripe_rx_flow *f)
+{
+	return rb_to_skb(rb_first_cached(&f->held));
+}
+
+static struct sk_buff *stripe_held_tail(const struct stripe_rx_flow *f)
+{
+	return rb_to_skb(rb_last(&f->held.rb_root));
+}
+
+static struct sk_buff *stripe_held_pop(struct stripe_rx_flow *f)
+{
+	struct sk_buff *skb = stripe_held_head(f);
+
+	if (skb) {
+		rb_erase_cached(&skb->rbnode, &f->held);
+		f->nheld--;
+		skb->dev = NULL;	/* the node overlaid it (rx.c) */
+	}
+	return skb;
+}
+
+static bool stripe_held_has(const struct stripe_rx_flow *f, u32 fseq)
+{
+	const struct rb_node *n = f->held.rb_root.rb_node;
+
+	while (n) {
+		u32 at = stripe_cb(rb_to_skb(n))->fseq;
+
+		if (at == fseq)
+			return true;
+		n = seq_before(fseq, at) ? n->rb_left : n->rb_right;
+	}
+	return false;
+}
+
+/* Place @skb, not held yet (stripe_held_has()), in fseq order */
+static void stripe_held_add(struct stripe_rx_flow *f, struct sk_buff *skb)
+{
+	struct rb_node **p = &f->held.rb_root.rb_node, *parent = NULL;
+	u32 fseq = stripe_cb(skb)->fseq;
+	bool leftmost = true;
+
+	while (*p) {
+		parent = *p;
+		if (seq_before(fseq, stripe_cb(rb_to_skb(parent))->fseq)) {
+			p = &parent->rb_left;
+		} else {
+			p = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&skb->rbnode, parent, p);
+	rb_insert_color_cached(&skb->rbnode, &f->held, leftmost);
+	f->nheld++;
 }
 
 /* Check a header; 0 if it may be believed. */
@@ -157,7 +212,7 @@ static void stripe_reseq_release(struct stripe_reseq *r,
 				 struct stripe_rx_flow *f, bool by_link,
 				 bool behind_out, u64 now)
 {
-	struct sk_buff *skb = __skb_dequeue(&f->held);
+	struct sk_buff *skb = stripe_held_pop(f);
 	u64 held_us = div_u64(now - stripe_cb(skb)->arrived, 1000);
 
 	if (stripe_cb(skb)->fseq != f->next) {
@@ -303,7 +358,7 @@ static void stripe_reseq_drain(struct stripe_reseq *r,
 	bool by_link, behind_out;
 	struct sk_buff *head;
 
-	while ((head = skb_peek(&f->held))) {
+	while ((head = stripe_held_head(f))) {
 		struct stripe_rx_cb *cb = stripe_cb(head);
 
 		by_link = false;
@@ -343,7 +398,7 @@ static void stripe_reseq_drain_sender(struct stripe_reseq *r,
 
 	for_each_set_bit(b, s->pending, STRIPE_FLOW_BUCKETS) {
 		stripe_reseq_drain(r, cfg, s, &s->flows[b], now);
-		if (skb_queue_empty(&s->flows[b].held))
+		if (!s->flows[b].nheld)
 			__clear_bit(b, s->pending);
 	}
 }
@@ -359,7 +414,7 @@ static void stripe_reseq_sender_flush(struct stripe_reseq *r,
 	unsigned int b;
 
 	for_each_set_bit(b, s->pending, STRIPE_FLOW_BUCKETS) {
-		while ((skb = __skb_dequeue(&s->flows[b].held))) {
+		while ((skb = stripe_held_pop(&s->flows[b]))) {
 			r->held--;
 			r->held_bytes -= skb->len;
 			r->held_mem -= skb->truesize;
@@ -465,7 +520,7 @@ static struct stripe_rx_sender *stripe_reseq_sender_add(struct stripe_reseq *r,
 	memset(s, 0, sizeof(*s));
 	s->id = id;
 	for (i = 0; i < STRIPE_FLOW_BUCKETS; i++)
-		__skb_queue_head_init(&s->flows[i].held);
+		s->flows[i].held = RB_ROOT_CACHED;
 	for (i = 0; i < STRIPE_RX_LINKS; i++) {
 		s->owd_min[i] = S32_MAX;
 		s->owd_min_last[i] = S32_MAX;
@@ -867,7 +922,7 @@ static void stripe_reseq_trim(struct stripe_reseq *r,
 {
 	unsigned int i, b;
 
-	while (stripe_reseq_over(r, cfg) && !skb_queue_empty(&f->held))
+	while (stripe_reseq_over(r, cfg) && f->nheld)
 		stripe_reseq_give_up(r, cfg, s, f, now);
 	for_each_set_bit(i, r->used, STRIPE_RX_SENDERS) {
 		if (!stripe_reseq_over(r, cfg))
@@ -875,8 +930,7 @@ static void stripe_reseq_trim(struct stripe_reseq *r,
 		s = r->senders[i];
 		for_each_set_bit(b, s->pending, STRIPE_FLOW_BUCKETS) {
 			f = &s->flows[b];
-			while (stripe_reseq_over(r, cfg) &&
-			       !skb_queue_empty(&f->held))
+			while (stripe_reseq_over(r, cfg) && f->nheld)
 				stripe_reseq_give_up(r, cfg, s, f, now);
 			if (!stripe_reseq_over(r, cfg))
 				break;
@@ -887,17 +941,13 @@ static void stripe_reseq_trim(struct stripe_reseq *r,
 /* Is a data frame of @s one to take?  Not if it runs too far ahead of its
  * flow, or is held already (a duplicate).  The window keeps every held
  * frame within half the number space of f->next, where seq_before() is a
- * total order.  *@after: where an early frame goes in the flow's queue
- * (NULL: at its head).
+ * total order.
  */
 static bool stripe_reseq_data_ok(struct stripe_rx_sender *s,
-				 const struct stripe_wire_info *wi,
-				 struct sk_buff **after)
+				 const struct stripe_wire_info *wi)
 {
 	struct stripe_rx_flow *f = &s->flows[wi->flow];
-	struct sk_buff *p;
 
-	*after = NULL;
 	if (!f->synced)
 		return true;
 	if (f->fresh && wi->fseq == f->next)
@@ -906,15 +956,7 @@ static bool stripe_reseq_data_ok(struct stripe_rx_sender *s,
 		return true;	/* next, or behind: goes up (fresh: held) */
 	if (wi->fseq - f->next >= STRIPE_RX_FSEQ_WINDOW)
 		return false;
-	skb_queue_reverse_walk(&f->held, p) {
-		if (stripe_cb(p)->fseq == wi->fseq)
-			return false;
-		if (seq_before(stripe_cb(p)->fseq, wi->fseq)) {
-			*after = p;
-			break;
-		}
-	}
-	return true;
+	return !stripe_held_has(f, wi->fseq);
 }
 
 /* Is @fseq, behind a fresh flow's head, its new head?  Only within the
@@ -923,19 +965,18 @@ static bool stripe_reseq_data_ok(struct stripe_rx_sender *s,
  */
 static bool stripe_reseq_fresh_head(struct stripe_rx_flow *f, u32 fseq)
 {
-	struct sk_buff *tail = skb_peek_tail(&f->held);
+	struct sk_buff *tail = stripe_held_tail(f);
 
 	return seq_before(fseq, f->next) && tail &&
 	       stripe_cb(tail)->fseq - fseq < STRIPE_RX_FSEQ_WINDOW;
 }
 
-/* A data frame stripe_reseq_data_ok() took, @after as it found */
+/* A data frame stripe_reseq_data_ok() took */
 static void stripe_reseq_data(struct stripe_reseq *r,
 			      const struct stripe_reseq_cfg *cfg,
 			      struct stripe_rx_sender *s,
 			      const struct stripe_wire_info *wi,
-			      struct sk_buff *skb, struct sk_buff *after,
-			      u64 now)
+			      struct sk_buff *skb, u64 now)
 {
 	struct stripe_rx_flow *f = &s->flows[wi->flow];
 	struct stripe_rx_cb *cb = stripe_cb(skb);
@@ -980,16 +1021,13 @@ static void stripe_reseq_data(struct stripe_reseq *r,
 		__skb_queue_tail(&r->out, skb);
 		return;
 	}
-	if (after)
-		__skb_queue_after(&f->held, after, skb);
-	else
-		__skb_queue_head(&f->held, skb);
+	stripe_held_add(f, skb);
 	r->held++;
 	r->held_bytes += skb->len;
 	r->held_mem += skb->truesize;
 	__set_bit(wi->flow, s->pending);
 	/* Bounded memory: past a limit the gap is given up on. */
-	while (skb_queue_len(&f->held) > cfg->flow_limit)
+	while (f->nheld > cfg->flow_limit)
 		stripe_reseq_give_up(r, cfg, s, f, now);
 	stripe_reseq_trim(r, cfg, s, f, now);
 }
@@ -1078,7 +1116,6 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 {
 	bool marker = wi->flags & STRIPE_WIRE_F_MARKER;
 	struct stripe_rx_sender *s;
-	struct sk_buff *after = NULL;
 
 	if (link >= STRIPE_RX_LINKS) {
 		r->stats.malformed++;
@@ -1090,7 +1127,7 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 		kfree_skb(skb);
 		return false;
 	}
-	if (s && !marker && !stripe_reseq_data_ok(s, wi, &after)) {
+	if (s && !marker && !stripe_reseq_data_ok(s, wi)) {
 		/* too far ahead, or a duplicate */
 		r->stats.late++;
 		s->late++;
@@ -1119,7 +1156,7 @@ bool stripe_reseq_frame(struct stripe_reseq *r,
 		r->stats.markers++;
 		kfree_skb(skb);
 	} else {
-		stripe_reseq_data(r, cfg, s, wi, skb, after, now->ns);
+		stripe_reseq_data(r, cfg, s, wi, skb, now->ns);
 	}
 	stripe_reseq_drain_sender(r, cfg, s, now->ns);
 	return true;
@@ -1287,7 +1324,7 @@ bool stripe_reseq_peer(const struct stripe_reseq *r, u32 slot,
 	if (fastest != S32_MAX)
 		p->skew_us = (u32)((s64)slowest - fastest);
 	for_each_set_bit(i, s->pending, STRIPE_FLOW_BUCKETS)
-		p->held += skb_queue_len(&s->flows[i].held);
+		p->held += s->flows[i].nheld;
 	p->frames = s->frames;
 	p->lost_link = s->lost_link;
 	p->lost_timeout = s->lost_timeout;

@@ -20,6 +20,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/if_ether.h>
+#include <linux/rbtree.h>
 #include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/stripe.h>
@@ -160,6 +161,13 @@ struct stripe_feedback_msg {
 	u8 addr[STRIPE_RX_LINKS][ETH_ALEN];
 };
 
+/* What the resequencer keeps of a frame it took, in skb->cb */
+struct stripe_rx_cb {
+	u32 gseq;
+	u32 fseq;
+	u64 arrived;	/* ns */
+};
+
 /* One flow bucket of one sender */
 struct stripe_rx_flow {
 	u32 next;			/* fseq expected next */
@@ -180,7 +188,13 @@ struct stripe_rx_flow {
 	u64 skip_arrived;
 	bool skip_by_link;
 	bool skip_behind_out;
-	struct sk_buff_head held;	/* early frames, in fseq order */
+	/* Early frames: an rbtree on fseq through skb->rbnode, as TCP's
+	 * out-of-order queue, so that frames sent in any order (a forger's
+	 * descending fseqs) cost O(log n) each to place, not O(n).  The
+	 * node overlays skb->dev: rx.c sets it again on the way up.
+	 */
+	struct rb_root_cached held;
+	u32 nheld;
 };
 
 /* What a receiver knows of one sending master */

@@ -88,6 +88,7 @@ static void stripe_rx_up(struct stripe_master *m)
 	if (skb_queue_empty(&rx->reseq.out))
 		return;
 	while ((skb = __skb_dequeue(&rx->reseq.out))) {
+		skb->dev = m->dev;	/* a held frame's rbnode overlaid it */
 		/* (an empty queue takes any frame, however large) */
 		if (unlikely(skb_queue_len(&rx->up) >= limit ||
 			     (rx->up_mem + skb->truesize > mem &&

@@ -46,11 +46,36 @@ static void fail(const char *what)
 	abort();
 }
 
+/* A flow's held frames, in order: how many (they must be nheld, in
+ * ascending fseq from next on), adding their truesize to *@mem
+ */
+static u32 held_walk(const struct stripe_rx_flow *f, u64 *mem)
+{
+	const struct rb_node *n = rb_first(&f->held.rb_root);
+	u32 count = 0, prev = 0;
+
+	if (n != rb_first_cached(&f->held))
+		fail("the held tree's cached first is not its first");
+	for (; n; n = rb_next(n), count++) {
+		const struct sk_buff *skb = rb_to_skb(n);
+		u32 fseq = ((const struct stripe_rx_cb *)skb->cb)->fseq;
+
+		if (count && (s32)(fseq - prev) <= 0)
+			fail("held frames out of fseq order");
+		if (!f->fresh && (s32)(fseq - f->next) < 0)
+			fail("a held frame behind its flow's next");
+		prev = fseq;
+		*mem += skb->truesize;
+	}
+	if (count != f->nheld)
+		fail("a flow's held count differs from its tree");
+	return count;
+}
+
 static void check_held(const struct stripe_reseq *r)
 {
 	u32 senders = 0;
 	u64 held = 0, mem = 0;
-	struct sk_buff *skb;
 	int i, b;
 
 	for (i = 0; i < STRIPE_RX_SENDERS; i++) {
@@ -64,15 +89,13 @@ static void check_held(const struct stripe_reseq *r)
 		if (s->slot != i || i >= (int)r->max_senders)
 			fail("a sender is not where it says");
 		for (b = 0; b < STRIPE_FLOW_BUCKETS; b++) {
-			u32 n = skb_queue_len(&s->flows[b].held);
+			u32 n = held_walk(&s->flows[b], &mem);
 
 			if (n > cfg.flow_limit)
 				fail("a flow holds more than flow-limit");
 			if (n && !test_bit(b, s->pending))
 				fail("a flow holds frames but is not pending");
 			held += n;
-			skb_queue_walk(&s->flows[b].held, skb)
-				mem += skb->truesize;
 		}
 	}
 	if (senders != r->nr_senders)
@@ -185,6 +208,16 @@ static bool queued(const struct sk_buff_head *q, const struct sk_buff *skb)
 	return false;
 }
 
+static bool held_in(const struct stripe_rx_flow *f, const struct sk_buff *skb)
+{
+	const struct rb_node *n;
+
+	for (n = rb_first(&f->held.rb_root); n; n = rb_next(n))
+		if (rb_to_skb(n) == skb)
+			return true;
+	return false;
+}
+
 /* Is @skb held, or on its way up? */
 static bool taken(struct stripe_reseq *r, const struct sk_buff *skb)
 {
@@ -194,7 +227,7 @@ static bool taken(struct stripe_reseq *r, const struct sk_buff *skb)
 		return true;
 	for (i = 0; i < STRIPE_RX_SENDERS; i++)
 		for (b = 0; r->senders[i] && b < STRIPE_FLOW_BUCKETS; b++)
-			if (queued(&r->senders[i]->flows[b].held, skb))
+			if (held_in(&r->senders[i]->flows[b], skb))
 				return true;
 	return false;
 }

@@ -31,6 +31,8 @@ typedef int64_t s64;
 #define BIT(n) (1UL << (n))
 #define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
 #define sizeof_field(t, m) sizeof(((t *)0)->m)
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))

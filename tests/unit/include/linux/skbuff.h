@@ -3,10 +3,18 @@
 #ifndef _KSHIM_SKBUFF_H
 #define _KSHIM_SKBUFF_H
 #include "../kshim.h"
+#include "rbtree.h"
 
+/* As in the kernel, the rbtree node overlays next, prev and dev. */
 struct sk_buff {
-	struct sk_buff *next;
-	struct sk_buff *prev;
+	union {
+		struct {
+			struct sk_buff *next;
+			struct sk_buff *prev;
+			void *dev;
+		};
+		struct rb_node rbnode;
+	};
 	unsigned int len;
 	unsigned int truesize;
 	char cb[48] __attribute__((aligned(8)));
@@ -18,6 +26,8 @@ struct sk_buff_head {
 	struct sk_buff *prev;
 	u32 qlen;
 };
+
+#define rb_to_skb(rb) rb_entry_safe(rb, struct sk_buff, rbnode)
 
 static inline void kfree_skb(struct sk_buff *skb)
 {
