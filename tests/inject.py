@@ -9,7 +9,11 @@
       declared lost by the every-link rule (only hold-max or a limit ends
       it).  Then on IF1, for each of N flows: one frame that starts the flow
       (delivered at once), and PER-FLOW frames after a one-frame gap, which
-      the receiver must hold.  Prints the number of frames meant to be held.
+      the receiver must hold (with --descending, the last first: each is
+      then the least the flow holds, gseq still rising on the link).
+      With --refresh K, every K frames one on IF2 keeps link 2 heard (and
+      still behind): a flood longer than 4 x hold-max stays held.
+      Prints the number of frames meant to be held.
       Then, in order, each --step: "tc:ARGS" is a line for a tc batch of
       namespace --ns ("qdisc show ..." lines print one JSON line to --out),
       "ip:ARGS" a line for an ip batch of --ns ("ip:netns del X" too).  Both
@@ -28,6 +32,7 @@ payload is an IPv4 header with a bad checksum, so whatever the receiver
 delivers is dropped by IP and reaches no socket.
 """
 import argparse
+import errno
 import socket
 import struct
 import subprocess
@@ -49,6 +54,10 @@ class Port:
     def __init__(self, ifname, mac):
         self.s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
         self.s.bind((ifname, 0))
+        # Frames held at the receiver are still charged to this socket
+        # (veth passes the skb itself): room for a whole flood of them
+        SO_SNDBUFFORCE = 32
+        self.s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, 1 << 28)
         # A host of its own on the segment: a made-up, locally administered
         # source address (the receiver keeps one sender per address on a
         # link, and the interface's own is the real sender's)
@@ -56,10 +65,23 @@ class Port:
         dst = bytes.fromhex(mac.replace(":", ""))
         self.eth = dst + src + struct.pack("!H", ETH_P_STRIPE)
 
-    def send(self, sender, flow, gseq, fseq, size):
+    def frame(self, sender, flow, gseq, fseq, size):
         h = struct.pack(HDR, VERSION, 0, 0x0800, sender, flow, 0, 0,
                         gseq & 0xffffffff, fseq & 0xffffffff, 0)
-        self.s.send(self.eth + h + payload(size))
+        return self.eth + h + payload(size)
+
+    def send(self, sender, flow, gseq, fseq, size):
+        self.send_frame(self.frame(sender, flow, gseq, fseq, size))
+
+    def send_frame(self, frame):
+        while True:
+            try:
+                self.s.send(frame)
+                return
+            except OSError as e:	# the link's queue is full: wait
+                if e.errno != errno.ENOBUFS:
+                    raise
+                time.sleep(0.001)
 
 
 def main():
@@ -81,6 +103,8 @@ def main():
     h.add_argument("--ns")
     h.add_argument("--out")
     h.add_argument("--trigger-flow", type=int)
+    h.add_argument("--descending", action="store_true")
+    h.add_argument("--refresh", type=int, default=0)
     f = sub.add_parser("frame")
     f.add_argument("ifname")
     f.add_argument("mac")
@@ -120,14 +144,25 @@ def main():
     time.sleep(a.lead)
     gseq = 100
     held = 0
+    frames = []		# made first: the flood goes out as fast as it can
     for flow in range(a.first_flow, a.first_flow + a.flows):
         q = a.fseq_base
-        p1.send(a.sender, flow, gseq, q, a.size)	# starts the flow: up at once
+        frames.append((p1, p1.frame(a.sender, flow, gseq, q, a.size)))	# up at once
         gseq += 1
         for k in range(a.per_flow):			# fseq q+1 never comes
-            p1.send(a.sender, flow, gseq, q + 2 + k, a.size)
+            ahead = a.per_flow - 1 - k if a.descending else k
+            frames.append((p1, p1.frame(a.sender, flow, gseq,
+                                        q + 2 + ahead, a.size)))
             gseq += 1
             held += 1
+            # Link 2 heard again, still behind (gseq < 100): not silent
+            if a.refresh and held % a.refresh == 0:
+                n2 = held // a.refresh
+                assert n2 < 98, "--refresh too small for link 2's gseqs"
+                frames.append((p2, p2.frame(a.sender, 255, 1 + n2, n2,
+                                            a.size)))
+    for port, frame in frames:
+        port.send_frame(frame)
     out = open(a.out, "w") if a.out else None
     for step in a.step:
         kind, line = step.split(":", 1)
