@@ -282,6 +282,11 @@ python3 "$(dirname "$0")/iperf3_compare.py" "$T/p2.json" "$I3" \
 	>"$T/cmp.out" 2>&1
 ok $? "TCP -P 2 -J as iperf3's ($(basename "$I3")): $(tail -1 "$T/cmp.out")" \
 	"$T/cmp.out"
+# stripe-perf's own object repeats no figure of iperf3's tree (review U2)
+python3 "$(dirname "$0")/summary_own.py" \
+	"$T"/{tcp,udp,rev,revu,omit,omitu,bidir,bidiru,tcprate,p2}.json \
+	>"$T/own.out" 2>&1
+ok $? "-J summary: $(tail -1 "$T/own.out")" "$T/own.out"
 
 # iperf3 3.17's --json-stream (review U1): a 2 s test with the events
 # on both ends, each line as it happens, each data as -J's of the same
@@ -315,6 +320,8 @@ reap "${pids[-1]}"
 python3 "$(dirname "$0")/iperf3_stream.py" "$T/jss.ev" "$T/jsj.out" \
 	>"$T/jss.out" 2>&1
 ok $? "--json-stream server: $(tail -1 "$T/jss.out")" "$T/jss.out"
+python3 "$(dirname "$0")/summary_own.py" "$T/jsj.out" >"$T/own-s.out" 2>&1
+ok $? "-J summary of a server: $(tail -1 "$T/own-s.out")" "$T/own-s.out"
 start_server jsb -B 127.0.0.1 -1
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -i 0.5 --bidir -P 2 --json-stream \
 	2>"$T/jsb.err" | stamp >"$T/jsb.ev"
