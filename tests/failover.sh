@@ -33,7 +33,7 @@ stream() {
 	STREAM_PID=$!
 }
 goodput() {	# goodput NAME -- Mbit/s of a finished stream, empty if it failed
-	python3 -c "import json; print(int(json.load(open('$OUT.$1'))['summary']['goodput_bps'] / 1e6))" 2>/dev/null ||
+	python3 -c "import json; print(int(json.load(open('$OUT.$1'))['end']['sum_received']['bits_per_second'] / 1e6))" 2>/dev/null ||
 		sed 's/^/# stripe-perf: /' "$OUT.$1" | head -5 >&2
 }
 # links_flagged (lib.sh) flags: "silent": left, for its silence here or
@@ -130,7 +130,7 @@ ip netns exec $BL "$SP" -s -1 -i 0 >/dev/null 2>&1 &
 wait_for listening $BL 5301
 ip netns exec $GW "$SP" -c 10.9.0.2 -u -b 450M -l 8000 -t 4 -i 0 -J >"$OUT.udp" 2>&1
 wait
-udp=$(python3 -c "import json; u=json.load(open('$OUT.udp'))['summary']['udp']; print(u['received'], u['lost'])" 2>/dev/null)
+udp=$(python3 -c "import json; d=json.load(open('$OUT.udp')); print(d['summary']['udp']['received'], d['end']['sum']['lost_packets'])" 2>/dev/null)
 silent=$(silent_links $GW)
 log "one-way UDP at 75 % of the links: received, lost = $udp; links gw calls silent: ${silent:-none}"
 set -- $udp

@@ -87,43 +87,54 @@ for line in open(sys.argv[1]):
 print("%d %s" % least)
 PY
 }
-# result NAME KEY -- from a finished stream's summary; rate FROM: Mbit/s
-# received from second FROM on (its intervals), retr FROM: the half-seconds
-# from then on in which the sender retransmitted
+# result NAME KEY -- from a finished stream's -J document: KEY a dotted
+# path in it (end.sum_received.bits_per_second, summary.integrity_ok);
+# rate FROM: Mbit/s received from second FROM on (its intervals), retr
+# FROM: the half-seconds from then on in which the sender retransmitted
 result() {
 	python3 - "$OUT.$1" "$2" <<'PY' 2>/dev/null
 import json, sys
 d = json.load(open(sys.argv[1]))
 key = sys.argv[2]
+s = d["summary"]
+def rows(role):
+    # a side's interval sums, by its role, with iperf3's keys: this end's
+    # are iperf3's intervals[].sum, the peer's are in the summary
+    if s["local"]["role"] == role:
+        return [i["sum"] for i in d["intervals"]]
+    return s["remote"]["intervals"]
+def sender_tcp():
+    # each interval's cwnd (segments, all streams) and rtt (us, mean)
+    if s["local"]["role"] != "sender":
+        return [(r.get("cwnd", 0), r.get("rtt_us", 0)) for r in rows("sender")]
+    mss = max([st["tcp"]["mss"] for st in s["local"]["streams"] if "tcp" in st] + [1])
+    return [(sum(x.get("snd_cwnd", 0) for x in i["streams"]) // mss,
+             sum(x.get("rtt", 0) for x in i["streams"]) // max(len(i["streams"]), 1))
+            for i in d["intervals"]]
 if key.startswith("rate"):
     start = float(key[4:])
-    side = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "receiver"][0]
-    rows = [r for r in side["intervals"] if r["start"] >= start - 1e-6]
-    secs = sum(r["end"] - r["start"] for r in rows)
-    print(int(sum(r["bytes"] for r in rows) * 8 / secs / 1e6) if secs else 0)
+    rcv = [r for r in rows("receiver") if r["start"] >= start - 1e-6]
+    secs = sum(r["end"] - r["start"] for r in rcv)
+    print(int(sum(r["bytes"] for r in rcv) * 8 / secs / 1e6) if secs else 0)
 elif key.startswith("least"):
     # the least half-second's Mbit/s received from second FROM on
     start = float(key[5:])
-    side = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "receiver"][0]
-    print(min(int(r["bits_per_second"] / 1e6) for r in side["intervals"]
+    print(min(int(r["bits_per_second"] / 1e6) for r in rows("receiver")
               if r["start"] >= start - 1e-6))
 elif key.startswith("retr"):
     # the half-seconds from second FROM on in which the sender retransmitted
     start = float(key[4:])
-    snd = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "sender"][0]
-    print(sum(1 for r in snd["intervals"]
+    print(sum(1 for r in rows("sender")
               if r["start"] >= start - 1e-6 and r.get("retransmits", 0)))
 elif key == "trace":
     # each half second: received Mbit/s, sender's retransmits/cwnd/rtt
-    rcv = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "receiver"][0]
-    snd = [d["summary"][k] for k in ("local", "remote") if d["summary"][k].get("role") == "sender"][0]
     out = []
-    for r, t in zip(rcv["intervals"], snd["intervals"]):
+    for r, t, (cwnd, rtt) in zip(rows("receiver"), rows("sender"), sender_tcp()):
         out.append("%.1f:%d/%d/%d/%d" % (r["start"], r["bits_per_second"] / 1e6,
-                   t.get("retransmits", 0), t.get("cwnd", 0), t.get("rtt_us", 0)))
+                   t.get("retransmits", 0), cwnd, rtt))
     print(" ".join(out))
 else:
-    v = d["summary"]
+    v = d
     for k in key.split("."):
         v = v[k]
     print(str(v).lower())
@@ -133,7 +144,7 @@ PY
 # --- the clean reference ---
 stream clean 4
 wait $STREAM_PID
-clean=$(result clean goodput_bps)
+clean=$(result clean end.sum_received.bits_per_second)
 clean=$(( ${clean%.*} / 1000000 ))
 log "clean: $clean Mbit/s"
 check "a clean stream runs (reference)" test "${clean:-0}" -gt 0
@@ -166,13 +177,13 @@ for dir in data ack both; do
 	after=$(link_field $ns $dev left_after_ms)
 	flags=$(link_field $ns $dev flags)
 	late=$(result "tcp-$dir" rate2.5)
-	log "$dir direction black at 1.5 s: $(result "tcp-$dir" goodput_bps | cut -d. -f1) bit/s," \
+	log "$dir direction black at 1.5 s: $(result "tcp-$dir" end.sum_received.bits_per_second | cut -d. -f1) bit/s," \
 	    "from 2.5 s on $late Mbit/s (clean $clean); $dev left $left time(s)," \
 	    "${after:-?} ms after its last delivery; flags: $flags"
 	log "$dir direction black, per half second from: Mbit/s/retransmits/cwnd/rtt us:" \
 	    "$(result "tcp-$dir" trace)"
 	check "$dir direction black: the stream completes, every byte intact" \
-		test "$(result "tcp-$dir" integrity_ok)" = true
+		test "$(result "tcp-$dir" summary.integrity_ok)" = true
 	check "$dir direction black: $dev leaves rotation on the peer's report" \
 		bash -c "[ $left -ge 1 ] && [[ ' $flags ' == *' lost '* ]]"
 	check "$dir direction black: ip monitor link announces it ($mon messages of $dev)" \
@@ -209,8 +220,8 @@ wait $STREAM_PID
 hole 2 data 0%
 left=$(( $(link_field $GW g2 left) - left0 ))
 after=$(link_field $GW g2 left_after_ms)
-recv=$(result udp udp.received)
-lost=$(result udp udp.lost)
+recv=$(result udp summary.udp.received)
+lost=$(result udp end.sum.lost_packets)
 log "UDP, link 2 black at 2 s: received $recv, lost $lost datagrams; g2 left $left time(s), ${after:-?} ms after its last delivery"
 check "one-way UDP: the sender leaves the black link" test "$left" -ge 1
 check_timing "one-way UDP: out within 50 ms (${after:-?} ms)" test "${after:-999}" -le 50
@@ -234,9 +245,9 @@ log "15 flaps took $(( ($(date +%s%N) - t0) / 15000000 )) ms each"
 wait $STREAM_PID
 left=$(( $(link_field $GW g5 left) - left0 ))
 back=$(( $(link_field $GW g5 back) - back0 ))
-log "link 5 black 15 times for 200 ms: $(result flap goodput_bps | cut -d. -f1) bit/s; left $left, back $back"
+log "link 5 black 15 times for 200 ms: $(result flap end.sum_received.bits_per_second | cut -d. -f1) bit/s; left $left, back $back"
 check "flapping link: the stream completes, every byte intact" \
-	test "$(result flap integrity_ok)" = true
+	test "$(result flap summary.integrity_ok)" = true
 # Each return that is followed by a loss within 10 s doubles the wait for
 # the next (50, 100, 200 ms ...): after three the link's 200 ms up phases
 # no longer bring it back, so it leaves at most a few times, not 15.

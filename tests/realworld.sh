@@ -56,7 +56,7 @@ print(int(sum(r["bytes"] for r in rows) * 8 / secs / 1e6) if secs else 0)
 PY
 }
 goodput() {	# goodput NAME -- Mbit/s of a finished stream, empty if it failed
-	python3 -c "import json; print(int(json.load(open('$OUT.$1'))['summary']['goodput_bps'] / 1e6))" 2>/dev/null ||
+	python3 -c "import json; print(int(json.load(open('$OUT.$1'))['end']['sum_received']['bits_per_second'] / 1e6))" 2>/dev/null ||
 		sed 's/^/# stripe-perf: /' "$OUT.$1" | head -5 >&2
 }
 nstat_ofo() {	# the receiver's out-of-order segments since the last call

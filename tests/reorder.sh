@@ -127,8 +127,8 @@ ip netns exec $GW "$SP" -c 10.9.0.2 -u -b 300M -l 8000 -t 3 -i 0 -J \
 	--stripe-dev stripe0 >"$TOP/build/reorder-udp.$$" 2>/dev/null
 wait
 late=$(( $(master_field $BL rx_late) - late0 ))
-udp=$(python3 -c "import json; u=json.load(open('$TOP/build/reorder-udp.$$'))['summary']['udp']
-print(u['received'], u['reordered'], u['lost'])" 2>/dev/null)
+udp=$(python3 -c "import json; d=json.load(open('$TOP/build/reorder-udp.$$')); e=d['end']['sum']
+print(d['summary']['udp']['received'], e['out_of_order'], e['lost_packets'])" 2>/dev/null)
 # --stripe-dev: the bytes each of gw's links sent, as stripe-perf reads
 # them from the master's statistics (its own netlink dump)
 per_link=$(python3 -c "import json; s=json.load(open('$TOP/build/reorder-udp.$$'))['summary']['stripe']

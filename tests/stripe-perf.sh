@@ -131,7 +131,7 @@ sys.exit(0 if b > 0 and 0.9 * b <= a <= 1.05 * cap else 1)' \
 }
 
 # jcheck DESC FILE EXPR -- pass if EXPR holds for d = the JSON in FILE;
-# the failure shows the summary
+# the failure shows iperf3's end sums and stripe-perf's own summary
 jcheck() {
 	local desc=$1 file=$2 expr=$3
 	if python3 -c 'import json, sys
@@ -140,7 +140,8 @@ sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$file" "$expr" 2>/dev/null
 		tap_ok "$desc"
 	else
 		tap_fail "$desc" "expected: $expr" \
-			"$(jq "$file" 'json.dumps({k: v for k, v in d["summary"].items() if k != "udp"})')" \
+			"$(jq "$file" 'json.dumps({k: v for k, v in d["end"].items() if k.startswith("sum")})')" \
+			"$(jq "$file" 'json.dumps({k: v for k, v in d["summary"].items() if k not in ("udp", "local", "remote")})')" \
 			"$(jq "$file" 'json.dumps({k: v for k, v in d["summary"].get("udp", {}).items() if "hist" not in k})')" \
 			"$(head -c 300 "${file%.json}.err")"
 	fi
@@ -149,21 +150,22 @@ sys.exit(0 if eval("(" + sys.argv[2] + ")") else 1)' "$file" "$expr" 2>/dev/null
 # --- TCP through the 250 Mbit/s bottleneck --------------------------------
 ip3 tcp-iperf3 -t 2
 sp tcp-sp -t 2
-log "TCP: stripe-perf rc $?, summary $(jq "$T/tcp-sp.json" 'json.dumps(d["summary"])')"
+log "TCP: stripe-perf rc $?, $(jq "$T/tcp-sp.json" 'json.dumps({k: d["end"][k] for k in ("sum_sent", "sum_received")})'), summary $(jq "$T/tcp-sp.json" 'json.dumps(d["summary"])')"
 near "TCP goodput at least 90 % of iperf3's through netem 250mbit" \
-	"$(jq "$T/tcp-sp.json" 'd["summary"]["goodput_bps"]')" \
+	"$(jq "$T/tcp-sp.json" 'd["end"]["sum_received"]["bits_per_second"]')" \
 	"$(ip3_bps "$T/tcp-iperf3.json")" 250e6
 jcheck "TCP: every byte arrives, none corrupt" "$T/tcp-sp.json" \
-	'd["summary"]["corrupt_bytes"] == 0 and d["summary"]["integrity_ok"] is True and
-	 d["summary"]["received_bytes"] == d["summary"]["sent_bytes"] > 0'
+	'd["summary"]["integrity_ok"] is True and
+	 all(s["corrupt_bytes"] == 0 for s in d["summary"]["remote"]["streams"]) and
+	 d["end"]["sum_received"]["bytes"] == d["end"]["sum_sent"]["bytes"] > 0'
 
 # --- UDP at 200M through the same bottleneck -------------------------------
 ip3 udp-iperf3 -u -b 200M -l 8192 -w 4M -t 2
 sp udp-sp -u -b 200M -l 8192 -t 2
 log "UDP: iperf3 sent $(jq "$T/udp-iperf3.json" 'round(d["end"]["sum"]["bits_per_second"])') bit/s," \
     "lost $(jq "$T/udp-iperf3.json" 'd["end"]["sum"]["lost_packets"]');" \
-    "stripe-perf sent $(jq "$T/udp-sp.json" 'round(d["summary"]["sender_bits_per_second"])') bit/s," \
-    "lost $(jq "$T/udp-sp.json" 'd["summary"]["udp"]["lost"]')"
+    "stripe-perf sent $(jq "$T/udp-sp.json" 'round(d["end"]["sum_sent"]["bits_per_second"])') bit/s," \
+    "lost $(jq "$T/udp-sp.json" 'd["end"]["sum"]["lost_packets"]')"
 # iperf3 is the reference only when it offered what it was asked: on a
 # loaded host its sender may fall short (133 of 200 Mbit/s seen), and then
 # the offered rate is the reference
@@ -171,30 +173,31 @@ if python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 180e6 else 1)' \
 	"$(jq "$T/udp-iperf3.json" 'd["end"]["sum"]["bits_per_second"]')" \
 	2>/dev/null; then
 	near "UDP 200M goodput at least 90 % of iperf3's through netem 250mbit" \
-		"$(jq "$T/udp-sp.json" 'd["summary"]["goodput_bps"]')" \
+		"$(jq "$T/udp-sp.json" 'd["end"]["sum_received"]["bits_per_second"]')" \
 		"$(ip3_bps "$T/udp-iperf3.json")" 200e6
 else
 	near "UDP 200M goodput within 10 % of the offered 200M (iperf3 fell short)" \
-		"$(jq "$T/udp-sp.json" 'd["summary"]["goodput_bps"]')" 200e6 200e6
+		"$(jq "$T/udp-sp.json" 'd["end"]["sum_received"]["bits_per_second"]')" 200e6 200e6
 fi
 
 # --- JSON -----------------------------------------------------------------
 for f in tcp udp; do
 	jcheck "-J output of the $f run parses as JSON with the benchmark's fields" \
 		"$T/$f-sp.json" "$(cat <<PY
-all(isinstance(d["summary"][k], (int, float)) for k in
-    ["goodput_bps", "sender_seconds", "sent_bytes", "sender_bits_per_second",
-     "receiver_seconds", "received_bytes"])
-and d["summary"]["protocol"] == "$f" and d["start"]["test_start"]["protocol"].lower() == "$f"
+all(isinstance(d["end"][s][k], (int, float)) for s in ("sum_sent", "sum_received")
+    for k in ("seconds", "bytes", "bits_per_second"))
+and d["summary"]["mptcp"] is False and d["start"]["test_start"]["protocol"].lower() == "$f"
 and isinstance(d["summary"]["integrity_ok"], bool)
-and d["summary"]["goodput_bps"] > 0 and 1.5 < d["summary"]["receiver_seconds"] < 4
-and ("$f" != "tcp" or all(isinstance(d["summary"][k], (int, float)) for k in
-    ["retransmits", "reord_seen", "reordering", "dsack_dups", "rtt_us",
-     "min_rtt_us", "cwnd", "rcv_ooopack", "corrupt_bytes"]))
-and ("$f" != "udp" or isinstance(d["summary"]["corrupt_datagrams"], int) and
+and d["end"]["sum_received"]["bits_per_second"] > 0 and 1.5 < d["end"]["sum_received"]["seconds"] < 4
+and ("$f" != "tcp" or isinstance(d["end"]["sum_sent"]["retransmits"], int) and
+     all(isinstance(s["tcp"][k], (int, float)) for s in d["summary"]["local"]["streams"] for k in
+         ["reord_seen", "reordering", "dsack_dups", "rtt_us", "min_rtt_us", "cwnd"]) and
+     all(isinstance(s["tcp"]["rcv_ooopack"], int) and isinstance(s["corrupt_bytes"], int)
+         for s in d["summary"]["remote"]["streams"]))
+and ("$f" != "udp" or all(isinstance(d["end"]["sum"][k], (int, float)) for k in
+         ["packets", "lost_packets", "lost_percent", "out_of_order", "jitter_ms"]) and
      all(isinstance(d["summary"]["udp"][k], (int, float)) for k in
-         ["sent", "received", "lost", "loss_ratio", "duplicates", "corrupt",
-          "reordered", "reordered_ratio", "max_extent", "rbd_max"]) and
+         ["received", "duplicates", "corrupt", "reordered_ratio", "max_extent", "rbd_max"]) and
      isinstance(d["summary"]["udp"]["owd_us"]["p99"], (int, float)))
 and d["summary"]["local"]["role"] == "sender" and d["summary"]["remote"]["role"] == "receiver"
 PY
@@ -207,28 +210,27 @@ done
 # the path itself.
 tc -n $NA qdisc del dev va root
 SP_CPU="taskset -c 0" sp udp-plain -u -b 100M -t 1
-log "UDP plain link: $(jq "$T/udp-plain.json" 'json.dumps({k: v for k, v in d["summary"]["udp"].items() if k in ("sent", "received", "lost", "duplicates", "corrupt", "reordered", "max_extent")})')"
+log "UDP plain link: $(jq "$T/udp-plain.json" 'json.dumps(dict({k: v for k, v in d["end"]["sum"].items() if k in ("packets", "lost_packets", "out_of_order")}, **{k: v for k, v in d["summary"]["udp"].items() if k in ("received", "duplicates", "corrupt", "max_extent")}))')"
 jcheck "UDP through a plain link: no reordering" "$T/udp-plain.json" \
-	'd["summary"]["udp"]["reordered"] == 0 and d["summary"]["udp"]["reordered_ratio"] == 0 and
+	'd["end"]["sum"]["out_of_order"] == 0 and d["summary"]["udp"]["reordered_ratio"] == 0 and
 	 d["summary"]["udp"]["max_extent"] == 0 and d["summary"]["udp"]["received"] > 0'
 jcheck "UDP through a plain link: no loss, no duplicates" "$T/udp-plain.json" \
-	'd["summary"]["udp"]["lost"] == 0 and d["summary"]["udp"]["duplicates"] == 0 and
-	 d["summary"]["udp"]["received"] == d["summary"]["udp"]["sent"] > 0'
+	'd["end"]["sum"]["lost_packets"] == 0 and d["summary"]["udp"]["duplicates"] == 0 and
+	 d["summary"]["udp"]["received"] == d["end"]["sum"]["packets"] > 0'
 jcheck "UDP through a plain link: no corrupt datagrams, integrity_ok" "$T/udp-plain.json" \
-	'd["summary"]["corrupt_datagrams"] == 0 and d["summary"]["udp"]["corrupt"] == 0 and
-	 d["summary"]["integrity_ok"] is True'
+	'd["summary"]["udp"]["corrupt"] == 0 and d["summary"]["integrity_ok"] is True'
 
 # --- UDP through a reordering link ------------------------------------------
 # netem sends 25 % of the packets (correlated 50 %) at once and delays the
 # rest by 1 ms: those overtake the delayed ones.
 tc -n $NA qdisc add dev va root netem delay 1ms reorder 25% 50%
 sp udp-reorder -u -b 50M -t 1
-log "UDP reordering link: $(jq "$T/udp-reorder.json" 'json.dumps({k: v for k, v in d["summary"]["udp"].items() if k in ("sent", "received", "lost", "reordered", "reordered_ratio", "max_extent", "rbd_max")})')"
+log "UDP reordering link: $(jq "$T/udp-reorder.json" 'json.dumps(dict({k: v for k, v in d["end"]["sum"].items() if k in ("packets", "lost_packets", "out_of_order")}, **{k: v for k, v in d["summary"]["udp"].items() if k in ("received", "reordered_ratio", "max_extent", "rbd_max")}))')"
 jcheck "UDP through netem reorder: reordered ratio > 0" "$T/udp-reorder.json" \
-	'd["summary"]["udp"]["reordered"] > 0 and 0 < d["summary"]["udp"]["reordered_ratio"] < 1'
+	'd["end"]["sum"]["out_of_order"] > 0 and 0 < d["summary"]["udp"]["reordered_ratio"] < 1'
 jcheck "UDP through netem reorder: reordering extent > 0" "$T/udp-reorder.json" \
 	'd["summary"]["udp"]["max_extent"] > 0 and len(d["summary"]["udp"]["extent_hist"]) > 0'
 jcheck "UDP through netem reorder: nothing lost or corrupt" "$T/udp-reorder.json" \
-	'd["summary"]["udp"]["lost"] == 0 and d["summary"]["corrupt_datagrams"] == 0'
+	'd["end"]["sum"]["lost_packets"] == 0 and d["summary"]["udp"]["corrupt"] == 0'
 
 tap_done

@@ -437,21 +437,16 @@ static void sp_json_hist(struct sp_json *j, const char *key,
 	sp_json_arr_end(j);
 }
 
-/* stream: one stream's, whose sent, lost, reordered and jitter are in
- * iperf3's end.streams[].udp already
+/* A receiver's datagrams, of one stream or all: what iperf3's
+ * end.streams[].udp and end.sum lack (their packets, lost_packets,
+ * lost_percent, out_of_order and jitter_ms are sent, lost, the loss
+ * ratio, reordered and jitter here)
  */
-static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u,
-			bool stream)
+static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u)
 {
 	unsigned int n;
 
 	sp_json_obj_begin(j, "udp");
-	if (!stream) {
-		sp_json_u64(j, "sent", u->sent);
-		sp_json_u64(j, "lost", u->lost);
-		sp_json_dbl(j, "loss_ratio", sp_ratio(u->lost, u->sent));
-		sp_json_u64(j, "reordered", u->reordered);
-	}
 	sp_json_u64(j, "received", u->received);
 	sp_json_u64(j, "duplicates", u->dup);
 	sp_json_u64(j, "corrupt", u->corrupt);
@@ -492,8 +487,6 @@ static void sp_json_udp(struct sp_json *j, const struct sp_udp_stats *u,
 	sp_json_dbl(j, "p99", u->pdv_p99_us);
 	sp_json_dbl(j, "max", u->pdv_max_us);
 	sp_json_obj_end(j);
-	if (!stream)
-		sp_json_dbl(j, "jitter_us", u->jitter_us);
 	sp_json_obj_end(j);
 }
 
@@ -524,57 +517,72 @@ static void sp_json_tcp(struct sp_json *j, const struct sp_tcp_stats *t,
 }
 
 /* What a stream has beyond iperf3's end.streams[] (bytes, rates, times,
- * a sender's retransmits and RTTs are there)
+ * a sender's retransmits and RTTs are there): a TCP receiver's corrupt
+ * bytes, TCP_INFO at the end, a UDP receiver's datagrams when there are
+ * two streams or more (one stream's are the summary's udp)
  */
 static void sp_json_stream(struct sp_json *j, const struct sp_side *s,
 			   const struct sp_stream_res *r)
 {
 	sp_json_obj_begin(j, NULL);
 	sp_json_u64(j, "id", r->id);
-	if (!s->udp)
+	if (!s->udp && !s->sender)
 		sp_json_u64(j, "corrupt_bytes", r->corrupt_bytes);
 	if (r->first_corrupt)
 		sp_json_u64(j, "first_corrupt_offset", r->first_corrupt - 1);
 	if (!s->udp && r->tcp.valid)
 		sp_json_tcp(j, &r->tcp, s->sender);
-	if (s->udp && !s->sender)
-		sp_json_udp(j, &r->udp, true);
+	if (s->udp && !s->sender && s->nstreams > 1)
+		sp_json_udp(j, &r->udp);
 	sp_json_obj_end(j);
 }
 
-/* A side's interval sums: the peer's are nowhere else, and scripts read
- * either side's by its role
+/* A side's interval sums. This process's are iperf3's intervals[] (sum,
+ * or sum_bidir_reverse), element for element: here only what they lack,
+ * for TCP. The peer's are nowhere else: all of them, with the keys of
+ * iperf3's sum, so that scripts read either side's alike.
  */
 static void sp_json_ival(struct sp_json *j, const struct sp_side *s,
-			 const struct sp_ival *iv)
+			 const struct sp_ival *iv, bool remote)
 {
 	sp_json_obj_begin(j, NULL);
-	sp_json_dbl(j, "start", iv->start);
-	sp_json_dbl(j, "end", iv->end);
-	sp_json_u64(j, "bytes", iv->bytes);
-	sp_json_dbl(j, "bits_per_second",
-		    sp_bps(iv->bytes, iv->end - iv->start));
-	if (s->udp) {
-		sp_json_u64(j, "packets", iv->packets);
-	} else {
-		sp_json_u64(j, "retransmits", iv->retrans);
+	if (remote) {
+		sp_json_dbl(j, "start", iv->start);
+		sp_json_dbl(j, "end", iv->end);
+		sp_json_u64(j, "bytes", iv->bytes);
+		sp_json_dbl(j, "bits_per_second",
+			    sp_bps(iv->bytes, iv->end - iv->start));
+		if (s->udp)
+			sp_json_u64(j, "packets", iv->packets);
+		else if (s->sender)
+			sp_json_u64(j, "retransmits", iv->retrans);
+	}
+	if (!s->udp && s->sender) {
 		sp_json_u64(j, "reord_seen", iv->reord_seen);
 		sp_json_u64(j, "reordering", iv->reordering);
+	} else if (!s->udp) {
 		sp_json_u64(j, "rcv_ooopack", iv->rcv_ooopack);
+	}
+	/* this process's are in iperf3's intervals[].streams[] */
+	if (remote && !s->udp && s->sender) {
 		sp_json_u64(j, "rtt_us", iv->rtt_us);
 		sp_json_u64(j, "cwnd", iv->cwnd);
 	}
-	sp_json_bool(j, "omitted", iv->omitted);
+	if (remote)
+		sp_json_bool(j, "omitted", iv->omitted);
 	sp_json_obj_end(j);
 }
 
-static void sp_json_intervals(struct sp_json *j, const struct sp_side *s)
+static void sp_json_intervals(struct sp_json *j, const struct sp_side *s,
+			      bool remote)
 {
 	unsigned int k;
 
+	if (!remote && s->udp)
+		return;
 	sp_json_arr_begin(j, "intervals");
 	for (k = 0; k < s->niv; k++)
-		sp_json_ival(j, s, &s->iv[k * s->ivw + s->ivw - 1]);
+		sp_json_ival(j, s, &s->iv[k * s->ivw + s->ivw - 1], remote);
 	sp_json_arr_end(j);
 }
 
@@ -677,9 +685,9 @@ static void sp_json_stripe(struct sp_json *j, const char *key,
 	sp_json_obj_end(j);
 }
 
-/* One end's side of a direction; its totals are the summary's */
+/* One end's side of a direction; its totals are iperf3's end */
 static void sp_json_side(struct sp_json *j, const char *key,
-			 const struct sp_side *s)
+			 const struct sp_side *s, bool remote)
 {
 	unsigned int i;
 
@@ -689,7 +697,7 @@ static void sp_json_side(struct sp_json *j, const char *key,
 	for (i = 0; i < s->nstreams; i++)
 		sp_json_stream(j, s, &s->st[i]);
 	sp_json_arr_end(j);
-	sp_json_intervals(j, s);
+	sp_json_intervals(j, s, remote);
 	sp_json_obj_end(j);
 }
 
@@ -698,50 +706,22 @@ static uint64_t sp_all_bytes(const struct sp_side *s)
 	return s->sum.bytes + s->sum.omitted_bytes;
 }
 
-/* The numbers a benchmark wants, whichever end sent (the scripts read
- * these, so sent and received bytes, rates and retransmits are here as
- * well as in iperf3's end), and this end's and the peer's sides.
+/* One direction's own figures: the verdict, a UDP receiver's datagrams
+ * over all streams, this end's and the peer's sides. Bytes, rates,
+ * seconds and retransmits are iperf3's end.sum_sent and sum_received
+ * (end.sum for UDP), and are not repeated here.
  */
 static void sp_json_summary(struct sp_json *j, const struct sp_test_info *t,
 			    const struct sp_side *local,
 			    const struct sp_side *remote)
 {
 	struct sp_i3_dir dir = sp_dir(local, remote);
-	const struct sp_i3_dir *d = &dir;
-	const struct sp_side *snd = d->snd, *rcv = d->rcv;
-	const struct sp_tcp_stats *st = snd ? &snd->sum.tcp : NULL;
+	const struct sp_side *snd = dir.snd, *rcv = dir.rcv;
 	uint64_t corrupt;
 
-	sp_json_str(j, "protocol", t->udp ? "udp" : t->mptcp ? "mptcp" :
-							       "tcp");
-	if (snd) {
-		sp_json_dbl(j, "sender_seconds", snd->seconds);
-		sp_json_u64(j, "sent_bytes", snd->sum.bytes);
-		sp_json_dbl(j, "sender_bits_per_second",
-			    sp_bps(snd->sum.bytes, snd->seconds));
-	}
-	if (rcv) {
-		sp_json_dbl(j, "receiver_seconds", rcv->seconds);
-		sp_json_u64(j, "received_bytes", rcv->sum.bytes);
-		sp_json_dbl(j, "goodput_bps",
-			    sp_bps(rcv->sum.bytes, rcv->seconds));
-	}
-	if (!t->udp && st && st->valid) {
-		sp_json_u64(j, "retransmits", st->total_retrans);
-		sp_json_u64(j, "reord_seen", st->reord_seen);
-		sp_json_u64(j, "reordering", st->reordering);
-		sp_json_u64(j, "dsack_dups", st->dsack_dups);
-		sp_json_u64(j, "rtt_us", st->rtt_us);
-		sp_json_u64(j, "min_rtt_us", st->min_rtt_us);
-		sp_json_u64(j, "cwnd", st->cwnd);
-	}
-	if (!t->udp && rcv && rcv->sum.tcp.valid)
-		sp_json_u64(j, "rcv_ooopack", rcv->sum.tcp.rcv_ooopack);
 	if (rcv) {
 		corrupt = t->udp ? rcv->sum.udp.corrupt :
 				   rcv->sum.corrupt_bytes;
-		sp_json_u64(j, t->udp ? "corrupt_datagrams" : "corrupt_bytes",
-			    corrupt);
 		/* complete: every byte sent arrived, and intact (TCP: the
 		 * omitted time's bytes too, whose split differs by what
 		 * was in flight when it ended)
@@ -752,12 +732,12 @@ static void sp_json_summary(struct sp_json *j, const struct sp_test_info *t,
 				       !snd || sp_all_bytes(snd) ==
 						       sp_all_bytes(rcv)));
 		if (t->udp)
-			sp_json_udp(j, &rcv->sum.udp, false);
+			sp_json_udp(j, &rcv->sum.udp);
 	}
 	if (local)
-		sp_json_side(j, "local", local);
+		sp_json_side(j, "local", local, false);
 	if (remote)
-		sp_json_side(j, "remote", remote);
+		sp_json_side(j, "remote", remote, true);
 }
 
 void sp_info_addrs(struct sp_test_info *t, const struct sp_addr *local,
@@ -848,6 +828,7 @@ void sp_report_json_summary(struct sp_json *j, const struct sp_test_info *t,
 	sp_json_str(j, "host", t->server ? "server" : "client");
 	sp_json_str(j, "family", t->family == AF_INET6 ? "ipv6" : "ipv4");
 	sp_json_dbl(j, "interval", t->interval);
+	sp_json_bool(j, "mptcp", t->mptcp);
 	sp_json_summary(j, t, local, remote);
 	if (local_rev || remote_rev) {
 		sp_json_obj_begin(j, "bidir_reverse");

@@ -83,19 +83,10 @@ ok $? "honest client beside slowloris connections: runs at once (${ms} ms)" \
 	"$T/honest.err"
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-def find(o):
-    if isinstance(o, dict):
-        if "udp" in o and isinstance(o["udp"], dict) and \
-           "sent" in o["udp"]:
-            yield o["udp"]
-        for v in o.values():
-            yield from find(v)
-    elif isinstance(o, list):
-        for v in o:
-            yield from find(v)
-u = list(find(d))
-sys.exit(0 if u and all(x["received"] == x["sent"] and x["sent"] > 1000
-                        and not x.get("foreign") for x in u) else 1)' \
+# sent, lost: in end.sum; received, foreign: in summary.udp
+e, u = d["end"]["sum"], d["summary"]["udp"]
+sys.exit(0 if u["received"] == e["packets"] > 1000 and
+         not e["lost_packets"] and not u["foreign"] else 1)' \
 	"$T/honest.json" 2>>"$T/honest.err"
 ok $? "honest client: every datagram sent is received, none foreign" \
 	"$T/honest.json"
@@ -122,7 +113,7 @@ ok $? "--bidir: reset streams end the test with both sides' results" \
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if d["summary"]["integrity_ok"] and
          d["summary"]["bidir_reverse"]["integrity_ok"] and
-         d["summary"]["bidir_reverse"]["received_bytes"] > 0 else 1)' \
+         d["end"]["sum_received_bidir_reverse"]["bytes"] > 0 else 1)' \
 	"$T/bidir-c.json" 2>>"$T/bidir-c.err"
 ok $? "--bidir: an honest client after it runs both ways intact" \
 	"$T/bidir-c.err"

@@ -12,8 +12,11 @@ SECONDS when the line arrived. Every line is one JSON object with just
 the events are start, interval (one or more), error (when the document
 has one), summary, end; each data has the keys and kinds of the part of
 the document of that name, start, an element of intervals, summary, end,
-down to the leaves; the interval sums are the summary's local intervals
-(a --bidir row alone may add zero sums); the first interval arrived at
+down to the leaves; a sender's interval sums add up to its total in the
+end event (sum_sent; a receiver's to at most its sum_received: what
+arrives after its last interval is in the total only), and there is one
+for each of the summary's local intervals (TCP; a --bidir row alone may
+add zero sums); the first interval arrived at
 least --lead seconds (default 0.5) before the end, as a reader following
 the stream sees them. With "-": a test that never ran, an error and an
 empty end. Exit 1 on a mismatch, each on a line.
@@ -67,29 +70,32 @@ def read_events(path):
     return events
 
 
-def sums(rows, key):
-    return [(r[key]["start"], r[key]["end"], r[key]["bytes"]) for r in rows]
-
-
-def check_sums(events, summary):
-    """The events' sums hold the summary's intervals in order; what else
-    they have is a zero row of a --bidir direction without one"""
+def check_sums(events, summary, end):
+    """A sender's sums add up to its total in end: no interval is
+    missing, none twice (a receiver's to at most its total: what arrives
+    after the last interval is in none); one for each of the summary's
+    local intervals, and what else they have is a zero row of a --bidir
+    direction without one"""
     rows = [d for _, e, d in events if e == "interval"]
-    for key, side in (("sum", summary),
-                      ("sum_bidir_reverse", summary.get("bidir_reverse"))):
+    for key, suffix, side in (
+            ("sum", "", summary),
+            ("sum_bidir_reverse", "_bidir_reverse",
+             summary.get("bidir_reverse"))):
         if not side or not rows or key not in rows[0]:
             continue
-        want = [(i["start"], i["end"], i["bytes"])
-                for i in side["local"]["intervals"]]
-        got = sums(rows, key)
-        extra = list(got)
-        for w in want:
-            if w not in extra:
-                fail(f"interval {key} {w} of the summary is no event's")
-                break
-            extra.remove(w)
-        if any(b for _, _, b in extra):
-            fail(f"interval {key}: events not in the summary: {extra}")
+        got = [r[key] for r in rows]
+        total = "%s%s" % ("sum_sent" if got[0]["sender"] else
+                          "sum_received", suffix)
+        counted = sum(g["bytes"] for g in got if not g["omitted"])
+        if total not in end or counted > end[total]["bytes"] or \
+                got[0]["sender"] and counted != end[total]["bytes"]:
+            fail(f"interval {key}: {counted} bytes in all, end {total} "
+                 f"{end.get(total, {}).get('bytes')}")
+        want = len(side.get("local", {}).get("intervals", []))
+        if want and not want <= len(got) or \
+                want and sum(1 for g in got if g["bytes"]) > want:
+            fail(f"interval {key}: {len(got)} events, the summary has "
+                 f"{want} local intervals")
 
 
 def main():
@@ -125,8 +131,8 @@ def main():
                        ("end", doc.get("end"))):
         if name in first and part is not None:
             diff(shape(first[name][1]), shape(part), name)
-    if "summary" in first:
-        check_sums(events, first["summary"][1])
+    if "summary" in first and "end" in first:
+        check_sums(events, first["summary"][1], first["end"][1])
     if "interval" in first and "end" in first and \
             first["end"][0] - first["interval"][0] < lead:
         fail(f"the first interval came {first['end'][0] - first['interval'][0]:.3f} s "

@@ -120,15 +120,18 @@ ok $? "TCP 2 s client->server: exit 0" "$T/tcp.err"
 ok $? "default server: a test of more than 600 s is refused" "$T/long.out"
 python3 -m json.tool "$T/tcp.json" >/dev/null 2>"$T/json.err"
 ok $? "TCP -J output is valid JSON" "$T/json.err"
-jcheck "$T/tcp.json" 'd["summary"]["corrupt_bytes"] == 0 and
-	d["summary"]["integrity_ok"] and d["summary"]["received_bytes"] > 0
-	and d["summary"]["received_bytes"] == d["summary"]["sent_bytes"]'
+jcheck "$T/tcp.json" 'd["summary"]["integrity_ok"] and
+	all(s["corrupt_bytes"] == 0 for s in d["summary"]["remote"]["streams"])
+	and d["end"]["sum_received"]["bytes"] > 0 and
+	d["end"]["sum_received"]["bytes"] == d["end"]["sum_sent"]["bytes"]'
 ok $? "TCP: zero corruption, every byte sent was received" "$T/tcp.json"
 jcheck "$T/tcp.json" 'd["summary"]["local"]["role"] == "sender" and
 	d["summary"]["remote"]["role"] == "receiver" and
-	"retransmits" in d["summary"] and "rtt_us" in d["summary"] and
-	"reord_seen" in d["summary"] and
-	len(d["summary"]["local"]["intervals"]) == 2'
+	"retransmits" in d["end"]["sum_sent"] and
+	all("rtt_us" in s["tcp"] and "reord_seen" in s["tcp"]
+	    for s in d["summary"]["local"]["streams"]) and
+	len(d["summary"]["local"]["intervals"]) == 2 and
+	len(d["summary"]["remote"]["intervals"]) == 2'
 ok $? "TCP: both sides, TCP_INFO fields and 2 intervals reported" \
 	"$T/tcp.json"
 jcheck "$T/tcp.json" 'd["start"]["version"] == "stripe-perf '"$VERSION"'"'
@@ -139,16 +142,17 @@ ok $? "JSON: the version is the top Makefile's" "$T/tcp.json"
 ok $? "UDP 2 s at 100 Mbit/s: exit 0" "$T/udp.err"
 python3 -m json.tool "$T/udp.json" >/dev/null 2>"$T/json.err"
 ok $? "UDP -J output is valid JSON" "$T/json.err"
-jcheck "$T/udp.json" 'd["summary"]["udp"]["lost"] == 0 and
+jcheck "$T/udp.json" 'd["end"]["sum"]["lost_packets"] == 0 and
 	d["summary"]["udp"]["duplicates"] == 0 and
 	d["summary"]["udp"]["corrupt"] == 0 and
-	d["summary"]["udp"]["received"] == d["summary"]["udp"]["sent"] > 0'
+	d["summary"]["udp"]["received"] == d["end"]["sum"]["packets"] > 0'
 ok $? "UDP: zero loss, duplicates and corruption on loopback" "$T/udp.json"
-jcheck "$T/udp.json" 'd["summary"]["udp"]["reordered"] == 0 and
+jcheck "$T/udp.json" 'd["end"]["sum"]["out_of_order"] == 0 and
 	d["summary"]["udp"]["reordered_ratio"] == 0 and
 	d["summary"]["udp"]["owd_us"]["p99"] > 0'
 ok $? "UDP: zero reordering, one-way delay measured" "$T/udp.json"
-jcheck "$T/udp.json" 'abs(d["summary"]["goodput_bps"] - 100e6) < 5e6'
+jcheck "$T/udp.json" 'abs(d["end"]["sum_received"]["bits_per_second"] -
+	100e6) < 5e6'
 ok $? "UDP: receiver goodput within 5% of 100 Mbit/s" "$T/udp.json"
 
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -R -P 2 -J >"$T/rev.json" \
@@ -160,7 +164,7 @@ ok $? "TCP -R -P 2: server sends, 2 streams intact" "$T/rev.err"
 
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -R -u -b 50M -J >"$T/revu.json" \
 	2>"$T/revu.err" &&
-	jcheck "$T/revu.json" 'd["summary"]["udp"]["lost"] == 0 and
+	jcheck "$T/revu.json" 'd["end"]["sum"]["lost_packets"] == 0 and
 		d["summary"]["integrity_ok"]'
 ok $? "UDP -R: no loss, intact" "$T/revu.err"
 
@@ -197,10 +201,10 @@ ok $? "TCP -O 1 -t 1: 2 omitted intervals, then 1 s of results" \
 	"$T/omit.json"
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -O 1 -u -b 50M -J >"$T/omitu.json" \
 	2>"$T/omitu.err" &&
-	jcheck "$T/omitu.json" 'd["summary"]["udp"]["lost"] == 0 and
+	jcheck "$T/omitu.json" 'd["end"]["sum"]["lost_packets"] == 0 and
 		d["summary"]["udp"]["received"] ==
-		d["summary"]["udp"]["sent"] > 0 and
-		abs(d["summary"]["received_bytes"] * 8 - 50e6) < 5e6 and
+		d["end"]["sum"]["packets"] > 0 and
+		abs(d["end"]["sum_received"]["bytes"] * 8 - 50e6) < 5e6 and
 		d["intervals"][0]["sum"]["omitted"] and
 		not d["intervals"][-1]["sum"]["omitted"]'
 ok $? "UDP -O 1 -t 1: one second counted, none lost" "$T/omitu.json"
@@ -224,9 +228,10 @@ ok $? "TCP --bidir -P 2: both directions at once, intact, iperf3's keys" \
 	"$T/bidir.json"
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 --bidir -u -b 20M -J \
 	>"$T/bidiru.json" 2>"$T/bidiru.err" &&
-	jcheck "$T/bidiru.json" 'all(s["udp"]["lost"] == 0 and
-		s["udp"]["received"] == s["udp"]["sent"] > 0
-		for s in (d["summary"], d["summary"]["bidir_reverse"])) and
+	jcheck "$T/bidiru.json" 'all(d["end"][k]["lost_packets"] == 0 and
+		s["udp"]["received"] == d["end"][k]["packets"] > 0
+		for k, s in (("sum", d["summary"]), ("sum_bidir_reverse",
+			     d["summary"]["bidir_reverse"]))) and
 		d["end"]["sum_bidir_reverse"]["packets"] > 0'
 ok $? "UDP --bidir: both directions at once, none lost" "$T/bidiru.json"
 
@@ -277,6 +282,11 @@ python3 "$(dirname "$0")/iperf3_compare.py" "$T/p2.json" "$I3" \
 	>"$T/cmp.out" 2>&1
 ok $? "TCP -P 2 -J as iperf3's ($(basename "$I3")): $(tail -1 "$T/cmp.out")" \
 	"$T/cmp.out"
+# stripe-perf's own object repeats no figure of iperf3's tree (review U2)
+python3 "$(dirname "$0")/summary_own.py" \
+	"$T"/{tcp,udp,rev,revu,omit,omitu,bidir,bidiru,tcprate,p2}.json \
+	>"$T/own.out" 2>&1
+ok $? "-J summary: $(tail -1 "$T/own.out")" "$T/own.out"
 
 # iperf3 3.17's --json-stream (review U1): a 2 s test with the events
 # on both ends, each line as it happens, each data as -J's of the same
@@ -310,6 +320,8 @@ reap "${pids[-1]}"
 python3 "$(dirname "$0")/iperf3_stream.py" "$T/jss.ev" "$T/jsj.out" \
 	>"$T/jss.out" 2>&1
 ok $? "--json-stream server: $(tail -1 "$T/jss.out")" "$T/jss.out"
+python3 "$(dirname "$0")/summary_own.py" "$T/jsj.out" >"$T/own-s.out" 2>&1
+ok $? "-J summary of a server: $(tail -1 "$T/own-s.out")" "$T/own-s.out"
 start_server jsb -B 127.0.0.1 -1
 "$BIN" -c 127.0.0.1 -p "$PORT" -t 1 -i 0.5 --bidir -P 2 --json-stream \
 	2>"$T/jsb.err" | stamp >"$T/jsb.ev"
