@@ -64,6 +64,10 @@ static void stripe_count_markers(struct stripe_master *m,
 #define STRIPE_PROBE_PEER_NS	(10 * NSEC_PER_SEC)
 /* Cut links are probed this many intervals apart */
 #define STRIPE_PROBE_INTERVALS	8
+/* A next hop we sent nothing to this long is probed no more (jiffies):
+ * feedback.c takes reports from a peer we talk to, within a second
+ */
+#define STRIPE_PROBE_SPACE_QUIET	HZ
 
 /* Under @link's root qdisc lock (stripe_link_note_peer()): the first
  * frame to @addr lately, or one to a peer other than the last, or to the
@@ -234,7 +238,10 @@ static void stripe_marker_send(struct stripe_master *m,
  * other peers' data, so it gets no marker that lagging would send: probe
  * that peer there every STRIPE_PROBE_INTERVALS intervals, so that it
  * hears the link again once it heals and reports it delivering.  A peer
- * no longer among those data went to on the link cannot be probed: the
+ * no longer among those data went to on the link cannot be probed, and
+ * one we sent nothing to for STRIPE_PROBE_SPACE_QUIET is not talked to:
+ * its reports are not taken (stripe_fb_talking()), so it was probed for
+ * ever, and heard us (a host the test sends nothing saw 91 frames).  The
  * link is its own again, and its data will tell.  True if any next hop
  * has the link left.
  */
@@ -243,13 +250,22 @@ static bool stripe_marker_probe_spaces(struct stripe_master *m,
 				       u64 interval)
 {
 	u8 dest[STRIPE_TX_PEERS][ETH_ALEN] __aligned(2);
-	unsigned long spaces = 0, probed = 0;
+	unsigned long spaces = 0, quiet = 0, probed = 0;
+	unsigned long jnow = jiffies;
 	unsigned int i, n, seq;
 
-	for (i = 0; i < STRIPE_TX_SPACES; i++)
-		if (test_bit(link->id, m->tx_space[i].left))
+	for (i = 0; i < STRIPE_TX_SPACES; i++) {
+		const struct stripe_tx_space *s = &m->tx_space[i];
+
+		if (!test_bit(link->id, s->left))
+			continue;
+		if (time_after(jnow, READ_ONCE(s->used) +
+					   STRIPE_PROBE_SPACE_QUIET))
+			quiet |= BIT(i);
+		else
 			spaces |= BIT(i);
-	if (!spaces)
+	}
+	if (!spaces && !quiet)
 		return false;
 	if (now - link->space_probe_at < STRIPE_PROBE_INTERVALS * interval)
 		return true;
@@ -276,7 +292,7 @@ static bool stripe_marker_probe_spaces(struct stripe_master *m,
 			stripe_marker_send(m, link, now, false);
 		stripe_marker_send_to(m, link, true, dest, n);
 	}
-	spaces &= ~probed;
+	spaces = (spaces & ~probed) | quiet;
 	if (spaces) {
 		spin_lock(&m->fb_lock);
 		for_each_set_bit(i, &spaces, STRIPE_TX_SPACES)

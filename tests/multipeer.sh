@@ -93,7 +93,14 @@ f2=$(( $(rx_markers h2-$$ tx_feedback) - f2 ))
 log "markers received during 200 pings each to hosts 1 and 3: host 1 $m1, host 3 $m3; host 2's links $m2 frames" \
     "(host 2 meanwhile: $d2 data frames in order, $f2 reports sent);" \
     "the gateway sent $(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c '
-import json, sys; print(json.load(sys.stdin)[0]["master"].get("tx_markers", 0))') in all"
+import json, sys; print(json.load(sys.stdin)[0]["master"].get("tx_markers", 0))') in all;" \
+    "the gateway so far: $(tc -n $GW -s -j qdisc show dev stripe0 | python3 -c '
+import json, sys
+q = json.load(sys.stdin)[0]
+m = q["master"]
+print("links left %d back %d, for a peer left %d back %d, reports not taken (unsent) %d" % (
+      sum(l.get("left", 0) for l in q["links"]), sum(l.get("back", 0) for l in q["links"]),
+      m.get("tx_peer_left", 0), m.get("tx_peer_back", 0), m.get("rx_feedback_unsent", 0)))')"
 check "markers: hosts 1 and 3, talked to, get the gateway's markers ($m1, $m3)" \
 	test "$m1" -ge 100 -a "$m3" -ge 100
 # (on the debug kernel CPU stalls take links out, and the probes of a cut
@@ -219,6 +226,19 @@ rx0=$(host_rx h1-$$) left0=$(g3_left)
 wait
 rx1=$(host_rx h1-$$) left1=$(g3_left)
 peer_left1=$(master_field $GW tx_peer_left)
+# The streams are over and the cut stays: a second on, host 2 is a peer
+# the gateway no longer talks to (its reports are not taken), so it is
+# probed no more.  Before, the link stayed left for it and it was probed
+# on link 3 every 8 marker intervals for as long as the gateway
+# remembered sending it data there (a host not talked to heard them).
+g3_markers() {
+	tc -n $GW -s -j qdisc show dev stripe0 |
+		jq -r '.[0].links[] | select(.name == "g3") | .tx_markers // 0'
+}
+sleep 1.5
+probes0=$(g3_markers)
+sleep 1
+probes=$(( $(g3_markers) - probes0 ))
 tc -n $SW qdisc change dev sh2x3 root netem rate 20mbit limit 100
 # Host 1's bytes on link 3 in the last 5 s, in % of its other links' mean
 share3=$(python3 -c '
@@ -243,6 +263,8 @@ check "cut towards host 2: the gateway leaves link 3 for host 2 alone ($((peer_l
 	test "$((peer_left1 - peer_left0))" -ge 1
 check "cut towards host 2: host 1 keeps its share on link 3 ($share3 % of its other links', at least 70 %)" \
 	test "$share3" -ge 70
+check "cut towards host 2: once it gets no data, the gateway stops probing it ($probes frames on link 3 in a second, under 10)" \
+	test "$probes" -lt 10
 # (On the debug kernel both streams crawl: a second says little there.)
 check_timing "cut towards host 2: host 2's stream runs on the other five (slowest second $min2 Mbit/s, host 1's mean $mean1)" \
 	test "$mean1" -gt 0 -a "$((min2 * 4))" -ge "$mean1"
