@@ -56,7 +56,7 @@ flood() {
 	b0=$1 s0=$2
 	ip netns exec $GW python3 "$TOP/tests/inject.py" hold g1 "$MAC1" g2 "$MAC2" \
 		--sender "$sender" --flows 1 --per-flow "$N" --size 100 \
-		--lead 0.1 --refresh 512 $flag >/dev/null
+		--lead 0.1 --refresh 512 --sndbuf $((1 << 28)) $flag >/dev/null
 	set -- $(cpu_jiffies)
 	b1=$1 s1=$2
 	# the last frames still in the guest's queues, then hold-max
