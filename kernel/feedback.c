@@ -56,8 +56,10 @@
  */
 #define STRIPE_FB_OTHERS_NS	(100 * NSEC_PER_MSEC)
 #define STRIPE_FB_SPACE_LOST_NS	(100 * NSEC_PER_MSEC)
-/* A peer that reported on a link this recently is heard there (markers) */
-#define STRIPE_FB_PEER_NS	NSEC_PER_SEC
+/* A peer that reported on a link this recently is heard there (markers),
+ * as long as one we send data to is talked to
+ */
+#define STRIPE_FB_PEER_NS	STRIPE_TALK_NS
 /* Data sent on a link while no report came for this long reaches nobody:
  * fifty report intervals, beyond any stall of a working peer
  */

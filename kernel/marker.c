@@ -64,10 +64,8 @@ static void stripe_count_markers(struct stripe_master *m,
 #define STRIPE_PROBE_PEER_NS	(10 * NSEC_PER_SEC)
 /* Cut links are probed this many intervals apart */
 #define STRIPE_PROBE_INTERVALS	8
-/* A next hop we sent nothing to this long is probed no more (jiffies):
- * feedback.c takes reports from a peer we talk to, within a second
- */
-#define STRIPE_PROBE_SPACE_QUIET	HZ
+/* A next hop we sent nothing to this long is probed no more (jiffies) */
+#define STRIPE_PROBE_SPACE_QUIET	nsecs_to_jiffies(STRIPE_TALK_NS)
 
 /* Under @link's root qdisc lock (stripe_link_note_peer()): the first
  * frame to @addr lately, or one to a peer other than the last, or to the
@@ -241,8 +239,8 @@ static void stripe_marker_send(struct stripe_master *m,
  * no longer among those data went to on the link cannot be probed, and
  * one we sent nothing to for STRIPE_PROBE_SPACE_QUIET is not talked to:
  * its reports are not taken (stripe_fb_talking()), so it was probed for
- * ever, and heard us (a host the test sends nothing saw 91 frames).  The
- * link is its own again, and its data will tell.  True if any next hop
+ * ever (209 probes a second on a link cut towards a host, seconds after
+ * its stream ended).  The link is its own again, and its data will tell.  True if any next hop
  * has the link left.
  */
 static bool stripe_marker_probe_spaces(struct stripe_master *m,

@@ -109,6 +109,11 @@ struct stripe_peer_addr {
 /* Next hops with fseq spaces of their own (stripe_tx_space()) */
 #define STRIPE_TX_SPACES	16
 
+/* A peer we sent data to this recently is one we talk to: its reports are
+ * taken (feedback.c), and a link left for it is probed (marker.c)
+ */
+#define STRIPE_TALK_NS		NSEC_PER_SEC
+
 /* Destinations a link numbers its frames for (stripe_link_dest_lseq()) */
 #define STRIPE_TX_DESTS		16
 
