@@ -151,16 +151,26 @@ frames_lost() {	# frames_lost -- reported lost on all of gw's links
 import json, sys
 print(sum(l.get("frames_lost", 0) for l in json.load(sys.stdin)[0]["links"]))'
 }
+# Frames the kernel itself dropped: a backlog over netdev_max_backlog
+# (veth hands each frame to the receiving CPU's backlog).  A lost frame
+# is reported, rightly; the debug kernel drops thousands in these
+# sections (the check failed there with 121 and 134 reported).
+backlog_drops() {
+	local t=0 _a d _b
+	while read -r _a d _b; do t=$((t + 0x$d)); done </proc/net/softnet_stat
+	echo $t
+}
 ip netns exec h1-$$ iperf3 -s -1 -D
 wait_for listening h1-$$ 5201
-lost=$(frames_lost)
+lost=$(frames_lost) drops=$(backlog_drops)
 ip netns exec $GW ping -q -c 300 -i 0.01 10.9.0.12 >/dev/null &
 timeout 20 ip netns exec $GW iperf3 -c 10.9.0.11 -t 3 >/dev/null 2>&1
 wait
-lost=$(( $(frames_lost) - lost ))
-log "frames host 1 reported lost on the gateway's links during a 3 s stream beside 300 pings to host 2: $lost"
-check "loss reports: host 1 counts no frame sent to host 2 as lost ($lost reported, under 30)" \
-	test "$lost" -lt 30
+lost=$(( $(frames_lost) - lost )) drops=$(( $(backlog_drops) - drops ))
+log "frames host 1 reported lost on the gateway's links during a 3 s stream beside 300 pings to host 2: $lost" \
+    "(frames the kernel dropped on its backlogs meanwhile: $drops)"
+check "loss reports: host 1 counts no frame sent to host 2 as lost ($lost reported, under 30 more than the $drops dropped)" \
+	test "$lost" -lt $((30 + drops))
 # --- flows to two hosts do not wait for each other's frames ---
 # A receiver restores the order of each flow bucket (fseq) and takes a
 # missing number for a frame still on its way; a frame of its bucket that
@@ -180,6 +190,7 @@ print(sum(m.get(k, 0) for k in ("rx_lost_link", "rx_lost_timeout", "rx_lost_limi
 }
 read -r g1 late1 <<<"$(gaps h1-$$)"
 read -r g2 late2 <<<"$(gaps h2-$$)"
+drops=$(backlog_drops)
 ip netns exec $GW python3 - 10.9.0.11 10.9.0.12 <<'PY'
 import socket, sys, time
 socks = [(socket.socket(socket.AF_INET, socket.SOCK_DGRAM), dst)
@@ -193,15 +204,16 @@ PY
 read -r g1b late1b <<<"$(gaps h1-$$)"
 read -r g2b late2b <<<"$(gaps h2-$$)"
 g1=$((g1b - g1)) late1=$((late1b - late1)) g2=$((g2b - g2)) late2=$((late2b - late2))
+drops=$(( $(backlog_drops) - drops ))
 # A gap for a frame sent to the other host is never filled: its frame
 # never comes.  One given up because a stalled CPU held its frame past
-# the hold bound is, late (on the debug kernel: 74 and 79 gaps, with as
-# many frames late): those count apart.
+# the hold bound is, late; one the kernel dropped is lost, rightly (on
+# the debug kernel: 74 and 79 gaps): those count apart.
 never1=$((g1 > late1 ? g1 - late1 : 0)) never2=$((g2 > late2 ? g2 - late2 : 0))
 log "gaps given up during 64 flows to each of hosts 1 and 2: host 1 $g1 ($late1 frames came late)," \
-    "host 2 $g2 ($late2 late)"
-check "fseq: a host's flows wait for no frame sent to the other ($never1, $never2 gaps given up whose frames never came, under 50)" \
-	test "$never1" -lt 50 -a "$never2" -lt 50
+    "host 2 $g2 ($late2 late); frames the kernel dropped on its backlogs meanwhile: $drops"
+check "fseq: a host's flows wait for no frame sent to the other ($never1, $never2 gaps given up whose frames never came, under 50 more than the $drops dropped)" \
+	test "$never1" -lt $((50 + drops)) -a "$never2" -lt $((50 + drops))
 # --- a link cut towards one host is left for that host alone ---
 # Host 2's port on link 3 stops passing frames to it (its cable on the
 # switch side, say) while TCP streams run to hosts 1 and 2; host 1 still
@@ -271,6 +283,10 @@ for f in sys.argv[1:]:
     print("%.0f %.0f" % (sum(r) / len(r), min(r[3:] or [0])), end=" ")' \
 	"$OUT/cut-1.json" "$OUT/cut-2.json" 2>/dev/null)
 read -r mean1 _ mean2 min2 <<<"${rates:-0 0 0 0}"
+for h in 1 2; do	# what iperf3 said when it gave no figures
+	jq -e .intervals "$OUT/cut-$h.json" >/dev/null 2>&1 ||
+		log "host $h's stream: $(tail -c 300 "$OUT/cut-$h.json" | tr '\n' ' ')"
+done
 log "link 3 cut towards host 2: host 1's link 3 carried $share3 % of its other links' mean;" \
     "streams host 1 $mean1 Mbit/s, host 2 $mean2 (its slowest second after the cut $min2);" \
     "gw left link 3 for all $((left1 - left0)) times, for one host $((peer_left1 - peer_left0))"
