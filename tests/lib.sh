@@ -336,6 +336,16 @@ links_flagged() {
 # at_least A B PCT -- A >= PCT % of B
 at_least() { [ -n "$1" ] && [ -n "$2" ] && [ $(( $1 * 100 )) -ge $(( $2 * $3 )) ]; }
 
+# backlog_drops -- frames the kernel dropped on its CPUs' backlogs so far
+# (/proc/net/softnet_stat: over netdev_max_backlog; veth hands each frame
+# to the receiving CPU's backlog, and the debug kernel drops thousands
+# under load): lost before stripe sees them
+backlog_drops() {
+	local t=0 _a d _b
+	while read -r _a d _b; do t=$((t + 0x$d)); done </proc/net/softnet_stat
+	echo $t
+}
+
 # wait_for CMD... -- poll until CMD succeeds, up to 10 s
 wait_for() {
 	local i

@@ -16,7 +16,11 @@
 #     another EtherType (within 20 %), and bl keeps no state for that
 #     sender;
 #  c) the same with gw's own sender id: bl refuses the markers for their
-#     source address (rx_wrong_addr), nothing else moves.
+#     source address (rx_wrong_addr), nothing else moves;
+#  d) every kind of forged frame (reports, markers, data, as gw and under
+#     made-up ids), about 10 000 a second (issue 11's forger): gw's links
+#     stay in rotation, bl refuses what comes as gw, and the goodput stays
+#     within the noise of the same frames under another EtherType.
 # Why: feedback and markers decide which links carry the bundle.  Our
 # sender id is in every frame we send, so before the trust fixes (review
 # K1-K3) one forged report from any host on a segment took links out of
@@ -364,6 +368,113 @@ check_timing "c) goodput with the forger >= 80 % of the black hole's beside fram
 	at_least "${MBIT:-0}" "${hole_mbit:-0}" 80
 
 check "link 2 comes back into gw's rotation once healed" wait_for g2_back
+
+# --- d) every kind of forged frame, 10 000 a second ---
+# The issue's forger: fx sends, in turn, a report to gw's g2 under a
+# made-up reporter calling five links LOST; a report to bl's b2 as gw; a
+# marker to b2 under a made-up id and one as gw; a data frame to b2 as gw
+# with an fseq far ahead; and one under a new made-up id each time (bl's
+# table fills with them).  Frames built once, 1024 of them, sent round
+# and round, 10 000 a second (what the VM's Python achieves is logged and
+# checked).  Against the same frames under another EtherType: gw's links
+# stay in rotation, bl refuses the frames as gw for their address, and
+# the stream keeps its goodput within the noise of two 8 s streams.
+flood_mix() {	# flood_mix SECS ETHERTYPE -- prints how many were sent
+	ip netns exec "$FX" python3 - fx0 "$g2mac" "$b2mac" "$gw_id" "$bl_id" \
+		"$FRESH_A" "$FRESH_B" "$L2" "$NL" 10000 "$1" "$2" <<'PY'
+import random, socket, struct, sys, time
+ifname = sys.argv[1]
+g2, b2 = (bytes.fromhex(a.replace(":", "")) for a in sys.argv[2:4])
+gw, bl, fresh_a, fresh_b, link, nlinks = (int(x) for x in sys.argv[4:10])
+rate, secs, etype = float(sys.argv[10]), float(sys.argv[11]), int(sys.argv[12], 16)
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((ifname, 0))
+src = s.getsockname()[4]
+HDR, FB, REP = "!BBHIHBBIII", "!IB3x", "!BBHIIII"
+V, F_MARKER, F_FEEDBACK = 4, 0x01, 0x02
+DELIVERING, LOST = 1, 2
+IP = bytes.fromhex("4500001c000000004011000000000000000000000000000000000000")
+rnd = random.Random(11)
+def eth(dst):
+    return dst + src + struct.pack("!H", etype)
+def report(sender, peer, k):
+    body = struct.pack(FB, peer, nlinks)
+    for l in range(nlinks):
+        if l == link:
+            body += struct.pack(REP, l, DELIVERING, 0, 1000 + 10 * k, 8000 * k, 0, 0)
+        else:
+            body += struct.pack(REP, l, LOST, 0xFFFF, 0, 0, 2000000, 64 * k)
+    return struct.pack(HDR, V, F_FEEDBACK, 0, sender, 0, 0, 0, 0, 0, k) + body
+frames = []
+for k in range(1024):
+    kind = k % 6
+    if kind == 0:
+        f = eth(g2) + report(fresh_a, gw, k)
+    elif kind == 1:
+        f = eth(b2) + report(gw, bl, k)
+    elif kind in (2, 3):
+        f = eth(b2) + struct.pack(HDR, V, F_MARKER, 0, fresh_b if kind == 2 else gw,
+                                  0, link, k & 0xFF, (1 << 30) + k, 0, k)
+    elif kind == 4:
+        f = eth(b2) + struct.pack(HDR, V, 0, 0x0800, gw, rnd.randrange(256), link,
+                                  k & 0xFF, (1 << 30) + k, (1 << 29) + k, k) + IP
+    else:
+        f = eth(b2) + struct.pack(HDR, V, 0, 0x0800, 0x7E600000 + k, rnd.randrange(256),
+                                  link, 0, rnd.getrandbits(32), rnd.getrandbits(32), k) + IP
+    frames.append(f)
+t0 = time.monotonic()
+sent = 0
+while time.monotonic() - t0 < secs:
+    for _ in range(50):
+        try:
+            s.send(frames[sent & 1023])
+        except OSError:
+            pass
+        sent += 1
+    time.sleep(max(0, t0 + sent / rate - time.monotonic()))
+print(sent)
+PY
+}
+# mix_stream ETHERTYPE -- an 8 s stream with fx's mix throughout: MBIT,
+# SENT, OUT_GW
+mix_stream() {
+	local fpid opid
+	flood_mix 9 "$1" >"$OUT.sent" &
+	fpid=$!
+	links_out "$GW" 7 >"$OUT.out" &
+	opid=$!
+	MBIT=$(iperf_mbit 8)
+	wait "$fpid" "$opid"
+	OUT_GW=$(cat "$OUT.out" 2>/dev/null)
+	SENT=$(cat "$OUT.sent" 2>/dev/null)
+	SENT=${SENT:-0}
+}
+mix_stream 0x88B6
+clean=$MBIT ref_out=$OUT_GW ref_sent=$SENT
+gw0=$(counters "$GW") bl0=$(counters "$BL")
+late0=$(master_field "$BL" rx_late) drops0=$(backlog_drops)
+mix_stream 0x88B5
+gw1=$(counters "$GW") bl1=$(counters "$BL")
+wrong=$(delta "$bl0" "$bl1" rx_wrong_addr)
+late=$(( $(master_field "$BL" rx_late) - late0 )) drops=$(( $(backlog_drops) - drops0 ))
+log "d) 8 s stream beside fx's mix: ${MBIT:-none} Mbit/s ($SENT frames in 9 s);" \
+    "beside the same under another EtherType ${clean:-none} ($ref_sent);" \
+    "gw dropped: $(drops_log "$gw0" "$gw1"); bl: $(drops_log "$bl0" "$bl1");" \
+    "bl's late frames +$late; frames the kernel dropped on its backlogs: $drops"
+# (Python under TCG: 9661 a second on the distro kernel, 1178 on the
+# debug one, which then also drops frames on its backlogs)
+check_timing "d) fx sent its mix at 5000 a second at least ($SENT in 9 s)" \
+	test "$SENT" -ge 45000
+# Half of the mix is frames as gw to bl: each is refused for its address,
+# unless the kernel dropped it before stripe saw it
+check "d) bl refuses the frames as gw for their address (wrong_addr +$wrong, of $SENT / 2; $drops dropped on backlogs)" \
+	test $(( (wrong + drops) * 4 )) -ge "$SENT"
+med_out=$(tr ' ' '\n' <<<"$OUT_GW" | grep . | sort -n |
+	awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+check "d) gw's links stay in rotation (out each second: $OUT_GW; beside frames stripe never sees: $ref_out)" \
+	test -n "$med_out" -a "${med_out:-9}" -le 1
+check_timing "d) goodput with the forger >= 80 % of beside the same frames stripe never sees (${MBIT:-none} vs ${clean:-none})" \
+	at_least "${MBIT:-0}" "${clean:-0}" 80
 # Why links left, both masters (a busy receiver's false LOST shows here)
 log "links left, by reason: $(dmesg | sed -n 's/.*: link \([a-z0-9]*\) delivers nothing to the peer (\(.*\)): left/\1 (\2)/p' |
 	sort | uniq -c | tr -s ' \n' ' ')"
