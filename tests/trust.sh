@@ -453,6 +453,7 @@ mix_stream 0x88B6
 clean=$MBIT ref_out=$OUT_GW ref_sent=$SENT
 gw0=$(counters "$GW") bl0=$(counters "$BL")
 late0=$(master_field "$BL" rx_late) drops0=$(backlog_drops)
+ns0=$(master_field "$BL" rx_no_state) mk0=$(master_field "$BL" rx_markers)
 mix_stream 0x88B5
 gw1=$(counters "$GW") bl1=$(counters "$BL")
 wrong=$(delta "$bl0" "$bl1" rx_wrong_addr)
@@ -460,7 +461,8 @@ late=$(( $(master_field "$BL" rx_late) - late0 )) drops=$(( $(backlog_drops) - d
 log "d) 8 s stream beside fx's mix: ${MBIT:-none} Mbit/s ($SENT frames in 9 s);" \
     "beside the same under another EtherType ${clean:-none} ($ref_sent);" \
     "gw dropped: $(drops_log "$gw0" "$gw1"); bl: $(drops_log "$bl0" "$bl1");" \
-    "bl's late frames +$late; frames the kernel dropped on its backlogs: $drops"
+    "bl's late frames +$late, no_state +$(( $(master_field "$BL" rx_no_state) - ns0 ))," \
+    "markers taken +$(( $(master_field "$BL" rx_markers) - mk0 )); frames the kernel dropped on its backlogs: $drops"
 # (Python under TCG: 9661 a second on the distro kernel, 1178 on the
 # debug one, which then also drops frames on its backlogs)
 check_timing "d) fx sent its mix at 5000 a second at least ($SENT in 9 s)" \
