@@ -240,8 +240,8 @@ static void stripe_marker_send(struct stripe_master *m,
  * one we sent nothing to for STRIPE_PROBE_SPACE_QUIET is not talked to:
  * its reports are not taken (stripe_fb_talking()), so it was probed for
  * ever (209 probes a second on a link cut towards a host, seconds after
- * its stream ended).  The link is its own again, and its data will tell.  True if any next hop
- * has the link left.
+ * its stream ended).  The link is its own again, and its data will tell.
+ * True if any next hop has the link left.
  */
 static bool stripe_marker_probe_spaces(struct stripe_master *m,
 				       struct stripe_link *link, u64 now,

@@ -26,6 +26,12 @@
   inject.py frame IF MAC --sender ID --flow F --gseq G --fseq Q [--size B]
       One frame.
 
+  inject.py senders IF MAC --first N --count C [--etype T]
+      Made-up senders, 1000 a second: data frames, each under a new sender
+      id (0x0F100000 + n) from a new source address (02:66 and n), flow,
+      gseq and fseq at random.  With another --etype the same frames, which
+      stripe never sees: what the sender itself costs the guest.
+
 IFn is the sending device (in the namespace this runs in), MACn the
 receiving link's address on the far side.  The header is struct
 stripe_wire_hdr (include/uapi/linux/stripe.h), big-endian, 24 bytes; the
@@ -34,6 +40,7 @@ delivers is dropped by IP and reaches no socket.
 """
 import argparse
 import errno
+import random
 import socket
 import struct
 import subprocess
@@ -89,6 +96,24 @@ class Port:
                 time.sleep(0.001)
 
 
+def made_up_senders(ifname, mac, first, count, etype):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((ifname, 0))
+    dst = bytes.fromhex(mac.replace(":", ""))
+    rnd = random.Random(first)
+    body = payload(20)
+    t0 = time.monotonic()
+    for i in range(count):
+        n = first + i
+        src = bytes([0x02, 0x66]) + struct.pack("!I", 0x00100000 + n)
+        s.send(dst + src + struct.pack("!H", etype) +
+               struct.pack(HDR, VERSION, 0, 0x0800, 0x0F100000 + n,
+                           rnd.randrange(256), 0, 0, rnd.getrandbits(32),
+                           rnd.getrandbits(32), 0) + body)
+        if i % 10 == 9:
+            time.sleep(max(0, t0 + (i + 1) / 1000 - time.monotonic()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -111,6 +136,12 @@ def main():
     h.add_argument("--descending", action="store_true")
     h.add_argument("--refresh", type=int, default=0)
     h.add_argument("--sndbuf", type=int, default=0)
+    m = sub.add_parser("senders")
+    m.add_argument("ifname")
+    m.add_argument("mac")
+    m.add_argument("--first", type=int, required=True)
+    m.add_argument("--count", type=int, required=True)
+    m.add_argument("--etype", type=lambda x: int(x, 0), default=ETH_P_STRIPE)
     f = sub.add_parser("frame")
     f.add_argument("ifname")
     f.add_argument("mac")
@@ -123,6 +154,9 @@ def main():
 
     if a.cmd == "frame":
         Port(a.ifname, a.mac).send(a.sender, a.flow, a.gseq, a.fseq, a.size)
+        return 0
+    if a.cmd == "senders":
+        made_up_senders(a.ifname, a.mac, a.first, a.count, a.etype)
         return 0
 
     p1, p2 = Port(a.if1, a.mac1, a.sndbuf), Port(a.if2, a.mac2)
@@ -159,9 +193,9 @@ def main():
                     n2 = held // a.refresh
                     assert n2 < 98, "--refresh too small for link 2's gseqs"
                     yield p2, p2.frame(a.sender, 255, 1 + n2, n2, a.size)
-        yield None, gseq
 
     held = a.flows * a.per_flow
+    gseq = 100 + a.flows * (1 + a.per_flow)	# after the flood's
     frames = flood()
     if a.sndbuf:	# a flood to be held whole: made first, sent at once
         frames = list(frames)
@@ -173,10 +207,7 @@ def main():
     # which the receiver would count link 2 as silent).
     time.sleep(a.lead)
     for port, frame in frames:
-        if port is None:
-            gseq = frame	# the next, for --trigger-flow
-        else:
-            port.send_frame(frame)
+        port.send_frame(frame)
     out = open(a.out, "w") if a.out else None
     for step in a.step:
         kind, line = step.split(":", 1)

@@ -304,27 +304,11 @@ check_timing "cut towards host 2: host 2's stream runs on the other five (slowes
 # up unordered (rx_no_state) for want of one.  The flood's own frames
 # count there too, a tenth of the stream's at most; tc -s shows the peers
 # that fit its message, not one among a thousand.  With no place given
-# up to a new sender (places kept 10 s), all of its frames went up
+# up to a new sender (places kept 10 s), 26762 of its 37412 went up
 # unordered.
 h1_mac=$(ip -n h1-$$ -j link show dev h1 | jq -r '.[0].address')
-ip netns exec h3-$$ python3 - "$h1_mac" 6000 <<'PY' &
-import random, socket, struct, sys, time
-dst = bytes.fromhex(sys.argv[1].replace(":", ""))
-count = int(sys.argv[2])
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(("h1", 0))
-rnd = random.Random(7)
-HDR = "!BBHIHBBIII"
-ip = bytes.fromhex("4500001c000000004011000000000000000000000000000000000000")
-t0 = time.monotonic()
-for i in range(count):
-    src = bytes([0x02, 0x77]) + struct.pack("!I", 0x00200000 + i)
-    s.send(dst + src + struct.pack("!H", 0x88B5) +
-           struct.pack(HDR, 4, 0, 0x0800, 0x0F200000 + i, rnd.randrange(256),
-                       0, 0, rnd.getrandbits(32), rnd.getrandbits(32), 0) + ip)
-    if i % 10 == 9:
-        time.sleep(max(0, t0 + (i + 1) / 1000 - time.monotonic()))
-PY
+ip netns exec h3-$$ python3 "$TOP/tests/inject.py" senders h1 "$h1_mac" \
+	--first 100000 --count 6000 &
 flood=$!
 ip netns exec h1-$$ iperf3 -s -1 -D
 wait_for listening h1-$$ 5201

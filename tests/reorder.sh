@@ -375,26 +375,8 @@ check "traffic flows again after them" \
 # another ethertype the same frames, which stripe never sees: what the
 # forger itself costs this 2-CPU VM
 flood() {
-	ip netns exec $GW python3 - "$mac" "$1" "$2" "${3:-0x88B5}" <<'PY'
-import random, socket, struct, sys, time
-dst = bytes.fromhex(sys.argv[1].replace(":", ""))
-first, count = int(sys.argv[2]), int(sys.argv[3])
-etype = int(sys.argv[4], 16)
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(("g1", 0))
-rnd = random.Random(first)
-HDR = "!BBHIHBBIII"
-ip = bytes.fromhex("4500001c000000004011000000000000000000000000000000000000")
-t0 = time.monotonic()
-for i in range(count):
-    n = first + i
-    src = bytes([0x02, 0x66]) + struct.pack("!I", 0x00100000 + n)
-    s.send(dst + src + struct.pack("!H", etype) +
-           struct.pack(HDR, 4, 0, 0x0800, 0x0F100000 + n, rnd.randrange(256),
-                       0, 0, rnd.getrandbits(32), rnd.getrandbits(32), 0) + ip)
-    if i % 10 == 9:
-        time.sleep(max(0, t0 + (i + 1) / 1000 - time.monotonic()))
-PY
+	ip netns exec $GW python3 "$TOP/tests/inject.py" senders g1 "$mac" \
+		--first "$1" --count "$2" --etype "${3:-0x88B5}"
 }
 iperf_mbit() {	# iperf_mbit -- a 3 s TCP stream gw -> bl, Mbit/s received
 	ip netns exec $BL iperf3 -s -1 -D
